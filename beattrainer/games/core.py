@@ -17,7 +17,7 @@ from typing import Any, Generic, Mapping, Protocol, Sequence, TypeVar
 from beattrainer.deck.core import rng_stream, shuffled
 
 __all__ = [
-    "IllegalAction", "Event", "Result", "Rules", "Bot", "RandomBot",
+    "IllegalAction", "ConfigError", "Level", "Event", "Result", "Rules", "Bot", "RandomBot",
     "rng_stream", "shuffled", "S", "A", "O",
 ]
 
@@ -36,10 +36,21 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True)
 class Event:
-    """Something that happened: `public` text for everyone, `private` per seat."""
+    """Something that happened: `public` text for everyone, `private` per seat.
+
+    The optional pacing hints are for text UIs and change no rule: `kind` is a
+    short tag ("move", "reveal", ...), `hold_s` how long the UI should leave the
+    event on screen before going on [seconds], `wait_enter` asks it to wait for
+    Enter, and `clear_after` to clear the screen afterwards (to hide what was
+    shown, e.g. a layout to memorize).
+    """
 
     public: str
     private: Mapping[int, str] = field(default_factory=dict)
+    kind: str = ""
+    hold_s: float = 0.0
+    wait_enter: bool = False
+    clear_after: bool = False
 
     def text_for(self, seat: int | None) -> str:
         """What `seat` (None: a spectator) is told about this event."""
