@@ -196,7 +196,12 @@ def _card_from_entry(entry: Mapping[str, Any], where: _Where, custom: bool) -> C
     title = _string(entry, "title", where)
     does = _string(entry, "does", where)
     expected = _expected(entry, "hear", "text", where)
-    lead = _expected(entry, "lead_hear", "lead_text", where) if "lead_hear" in entry else None
+    lead = None
+    if "lead_hear" in entry:
+        lead_entry = {"lead_hear": entry["lead_hear"], "free_timing": expected.free_timing}
+        if "lead_text" in entry:
+            lead_entry["lead_text"] = entry["lead_text"]
+        lead = _expected(lead_entry, "lead_hear", "lead_text", where)
     challenge_2 = None
     if "challenge_2" in entry:
         if entry["challenge_2"] != "silence":

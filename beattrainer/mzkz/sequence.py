@@ -198,7 +198,7 @@ def _resolve_name(spec: CardSpec, expected: Expected, performer: int | None,
     """09 calls the lead's name; 13 has each performer say their own name."""
     if not players:
         return expected
-    if spec.id == "09" or spec.expected.lead is not None:
+    if spec.lead is not None:  # the others call the lead (09)
         return replace(expected, text=players[0].upper())
     if performer is not None:
         return replace(expected, text=players[performer % len(players)].upper())
