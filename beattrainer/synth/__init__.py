@@ -1,0 +1,1 @@
+"""Synthetic test audio: the clip library, ground-truth onsets and the performance renderer."""
