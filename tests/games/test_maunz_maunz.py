@@ -1,0 +1,318 @@
+"""Maunz Maunz rules: the T-MM table of the rulings, scripted scenarios for each
+rule and ruling (stacked decks and hand-built tables), and a seeded bot fuzz."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import replace
+
+import pytest
+
+from beattrainer.deck.core import rng_stream
+from beattrainer.games import maunz_maunz as mm
+from beattrainer.games.core import ConfigError, IllegalAction
+from beattrainer.games.maunz_maunz import (
+    COLOURS,
+    MAUNZ,
+    MAUNZ_MAUNZ,
+    RULES,
+    SPECIALS,
+    Draw,
+    Play,
+    build_deck,
+    colour_of,
+    make_bot,
+    motif_of,
+)
+
+NAMES = ("Ann", "Ben", "Cleo", "Dan", "Eva")
+
+
+def hand_order(cards):
+    """Cards in catalog order, as the engine keeps hands."""
+    ids = mm.FULL_DECK.ids
+    return tuple(sorted(cards, key=ids.index))
+
+
+def table(hands, top, draw=(), *, active=None, wished=False, to_move=0,
+          discard_under=(), rest="draw", **options):
+    """A hand-built table: `hands` per seat, `top` face up, `draw` on top of the draw pile.
+
+    Every other card in play goes to the bottom of the draw pile (rest="draw"), to
+    the discard pile under the top card (rest="discard"), into one seat's hand
+    (rest=<seat>), or out of the game (rest="out": breaks card conservation, used
+    only to reach a stalemate that a full deck cannot produce).
+    """
+    players = list(NAMES[:len(hands)])
+    s = RULES.new_game({"players": players, "start_player": to_move + 1, **options}, "table")
+    hands = [list(h) for h in hands]
+    used = [c for h in hands for c in h] + [top, *discard_under, *draw]
+    assert len(set(used)) == len(used), "a card is listed twice"
+    leftover = [c for c in s.config.deck.ids if c not in set(used)]
+    discard = (top, *discard_under)
+    pile = tuple(draw)
+    if rest == "draw":
+        pile += tuple(leftover)
+    elif rest == "discard":
+        discard += tuple(leftover)
+    elif isinstance(rest, int):
+        hands[rest] += leftover
+    else:
+        assert rest == "out"
+    return replace(
+        s, hands=tuple(hand_order(h) for h in hands), discard=discard, draw_pile=pile,
+        active_colour=active or colour_of(top), wished=wished, to_move=to_move,
+        round_start=to_move)
+
+
+def all_cards(s):
+    return sorted([c for h in s.hands for c in h] + list(s.draw_pile) + list(s.discard))
+
+
+def playable_cards(s, seat):
+    return {a.card for a in RULES.legal_actions(s, seat) if isinstance(a, Play)}
+
+
+def texts(events):
+    return " ".join(e.public for e in events)
+
+
+# ------------------------------------------------------------------ T-MM table
+def test_t_mm_01_default_deck_has_52_unique_cards():
+    deck = build_deck()
+    assert len(deck) == 52 and len(set(deck.ids)) == 52
+    assert Counter(colour_of(c) for c in deck.ids) == {c: 13 for c in COLOURS}
+    specials = Counter(motif_of(c) for c in deck.ids if motif_of(c) in SPECIALS)
+    assert specials == {m: 4 for m in SPECIALS}
+    s = RULES.new_game({"players": ["Ann", "Ben"]}, "seed")
+    assert all_cards(s) == sorted(deck.ids)
+    assert [len(h) for h in s.hands] == [5, 5] and len(s.discard) == 1
+
+
+def test_t_mm_02_excluded_specials_leave_44_cards():
+    deck = build_deck(("pirate", "party"))
+    assert len(deck) == 44
+    assert not {motif_of(c) for c in deck.ids} & {"pirate", "party"}
+    s = RULES.new_game({"players": ["Ann", "Ben"], "excluded_specials": "pirate, party"}, "x")
+    assert s.config.excluded_specials == ("pirate", "party")
+    assert all_cards(s) == sorted(deck.ids)
+
+
+def test_t_mm_03_colour_or_motif_or_party_is_playable():
+    s = table([["red-cat7", "blue-cat3", "blue-cat5", "green-party"], ["red-cat1"]], "red-cat3")
+    assert playable_cards(s, 0) == {"red-cat7", "blue-cat3", "green-party"}
+
+
+def test_t_mm_04_fairy_wish_sets_colour_only():
+    s = table([["red-fairy", "red-cat1", "red-cat2"],
+               ["green-cat1", "blue-fairy", "yellow-party", "red-cat7", "blue-cat2"]], "red-cat3")
+    s, _ = RULES.apply(s, 0, Play("red-fairy", wish="green"))
+    assert (s.active_colour, s.wished, s.top_motif) == ("green", True, "fairy")
+    assert playable_cards(s, 1) == {"green-cat1", "blue-fairy", "yellow-party"}
+
+
+def test_t_mm_05_party_sets_its_own_colour():
+    s = table([["blue-party", "red-cat1", "red-cat2"],
+               ["blue-cat5", "green-party", "red-cat7", "yellow-cat3"]], "red-cat3")
+    s, _ = RULES.apply(s, 0, Play("blue-party"))
+    assert s.active_colour == "blue" and not s.wished
+    assert playable_cards(s, 1) == {"blue-cat5", "green-party"}
+
+
+def test_t_mm_06_draw_is_illegal_with_a_fitting_card():
+    s = table([["red-cat7", "blue-cat5"], ["green-cat1"]], "red-cat3")
+    assert Draw() not in RULES.legal_actions(s, 0)
+    with pytest.raises(IllegalAction):
+        RULES.apply(s, 0, Draw())
+
+
+def test_t_mm_07_drawn_card_is_not_played_even_if_it_fits():
+    s = table([["blue-cat5", "green-cat1"], ["green-cat2"]], "red-cat3", draw=["red-cat7"])
+    assert RULES.legal_actions(s, 0) == (Draw(),)
+    after, events = RULES.apply(s, 0, Draw())
+    assert after.hands[0] == hand_order(["blue-cat5", "green-cat1", "red-cat7"])
+    assert after.discard == s.discard and after.to_move == 1
+    assert events[0].private[0].endswith("red cat7.") and "red cat7" not in events[0].public
+
+
+def test_t_mm_08_pooper_skips_the_next_of_three():
+    s = table([["red-pooper", "red-cat1", "red-cat2"], ["green-cat1"],
+               ["yellow-cat1"]], "red-cat3")
+    after, events = RULES.apply(s, 0, Play("red-pooper"))
+    assert after.to_move == 2
+    assert after.hands[1] == s.hands[1]
+    assert "Ben is skipped" in texts(events)
+
+
+def test_t_mm_09_pooper_with_two_players_gives_the_turn_back():
+    s = table([["red-pooper", "red-cat1", "red-cat2"], ["green-cat1", "green-cat2"]], "red-cat3")
+    after, _ = RULES.apply(s, 0, Play("red-pooper"))
+    assert after.to_move == 0
+    assert after.hands[1] == s.hands[1] and len(after.draw_pile) == len(s.draw_pile)
+
+
+def test_t_mm_10_winked_player_draws_two_and_may_play_them():
+    s = table([["red-winking", "blue-cat1", "blue-cat2"], ["green-cat1"], ["yellow-cat1"]],
+              "red-cat3", draw=["red-cat2", "red-cat4"])
+    after, _ = RULES.apply(s, 0, Play("red-winking"))
+    assert after.to_move == 1 and after.active_colour == "red"
+    assert after.hands[1] == hand_order(["green-cat1", "red-cat2", "red-cat4"])
+    assert Play("red-cat2") in RULES.legal_actions(after, 1)
+
+
+def test_t_mm_11_pirate_swaps_whole_hands():
+    p2 = ["green-cat1", "green-cat2", "yellow-cat5", "blue-cat8"]
+    s = table([["red-pirate", "red-cat1", "blue-cat6"], ["yellow-cat1"], p2], "red-cat3")
+    after, events = RULES.apply(s, 0, Play("red-pirate", swap_with=2))
+    assert after.hands[0] == hand_order(p2)
+    assert after.hands[2] == hand_order(["red-cat1", "blue-cat6"])
+    assert after.hands[1] == s.hands[1]
+    assert "Ann swaps hands with Cleo" in texts(events)
+
+
+def test_t_mm_12_penalty_goes_into_the_hand_held_after_the_swap():
+    p1 = ["green-cat1", "green-cat2", "yellow-cat5"]
+    s = table([["red-pirate", "blue-cat6"], p1], "red-cat3", draw=["yellow-cat8"])
+    after, _ = RULES.apply(s, 0, Play("red-pirate", swap_with=1, call=None))
+    assert after.hands[0] == hand_order(p1 + ["yellow-cat8"])
+    assert after.hands[1] == ("blue-cat6",)
+
+
+def test_t_mm_13_missing_maunz_costs_a_card():
+    s = table([["red-cat1", "blue-cat6"], ["green-cat1"]], "red-cat3", draw=["yellow-cat8"])
+    after, events = RULES.apply(s, 0, Play("red-cat1", call=None))
+    assert after.hands[0] == hand_order(["blue-cat6", "yellow-cat8"])
+    assert "penalty" in texts(events)
+
+
+def test_t_mm_14_correct_maunz_has_no_penalty():
+    s = table([["red-cat1", "blue-cat6"], ["green-cat1"]], "red-cat3")
+    after, _ = RULES.apply(s, 0, Play("red-cat1", call=MAUNZ))
+    assert after.hands[0] == ("blue-cat6",)
+    assert len(after.draw_pile) == len(s.draw_pile)
+
+
+def test_t_mm_15_last_card_with_maunz_maunz_wins_and_no_effect_resolves():
+    s = table([["red-winking"], ["green-cat1", "green-cat2"], ["yellow-cat1"]], "red-cat3")
+    after, events = RULES.apply(s, 0, Play("red-winking", call=MAUNZ_MAUNZ))
+    assert after.cats == (1, 0, 0)
+    assert after.round_no == 2 and not after.finished
+    assert "winked" not in texts(events)
+    assert [len(h) for h in after.hands] == [5, 5, 5]
+    assert all_cards(after) == sorted(build_deck().ids)
+
+
+def test_t_mm_16_missed_maunz_maunz_keeps_the_round_going_with_effect():
+    s = table([["red-winking"], ["green-cat1"], ["yellow-cat1"]], "red-cat3",
+              draw=["blue-cat1", "blue-cat2", "blue-cat3"])
+    after, _ = RULES.apply(s, 0, Play("red-winking", call=MAUNZ))
+    assert after.round_no == 1 and after.cats == (0, 0, 0)
+    assert after.hands[1] == hand_order(["green-cat1", "blue-cat1", "blue-cat2"])
+    assert after.hands[0] == ("blue-cat3",)
+    assert after.to_move == 1
+
+
+def test_t_mm_17_superfluous_call_is_ignored():
+    s = table([["red-cat1", "blue-cat6", "green-cat2"], ["green-cat1"]], "red-cat3")
+    after, _ = RULES.apply(s, 0, Play("red-cat1", call=MAUNZ_MAUNZ))
+    assert after.hands[0] == hand_order(["blue-cat6", "green-cat2"])
+    assert len(after.draw_pile) == len(s.draw_pile)
+
+
+def test_t_mm_18_second_cat_token_ends_the_game():
+    s = replace(table([["red-cat1"], ["green-cat1", "green-cat2"]], "red-cat3"), cats=(1, 1))
+    after, events = RULES.apply(s, 0, Play("red-cat1", call=MAUNZ_MAUNZ))
+    assert after.cats == (2, 1)
+    assert RULES.is_terminal(after) and RULES.to_act(after) == ()
+    result = RULES.result(after)
+    assert result.winners == (0,) and result.scores == (2.0, 1.0)
+    assert "Game over" in texts(events)
+    with pytest.raises(IllegalAction):
+        RULES.apply(after, 1, Draw())
+
+
+def test_t_mm_19_reshuffle_keeps_the_top_card_and_the_wish():
+    under = ("red-cat5", "yellow-cat6", "green-cat7")
+    p0 = [c for c in build_deck().ids
+          if colour_of(c) != "blue" and motif_of(c) not in ("fairy", "party")
+          and c not in under][:20]
+    s = table([p0, []], "red-fairy", active="blue", wished=True, discard_under=under, rest=1)
+    assert s.draw_pile == ()
+    after, events = RULES.apply(s, 0, Draw())
+    assert after.discard == ("red-fairy",)
+    assert after.active_colour == "blue" and after.wished
+    drawn = set(after.hands[0]) - set(s.hands[0])
+    assert len(drawn) == 1 and drawn | set(after.draw_pile) == set(under)
+    assert after.reshuffles == 1
+    assert "shuffled into a new draw pile" in texts(events)
+    assert all_cards(after) == all_cards(s)
+
+
+def test_t_mm_20_stalemate_voids_the_round():
+    # With every card in play a lap without plays is impossible (the active
+    # colour's other cards sit in some hand), so cards are taken out of the game.
+    s = table([["green-cat1", "green-cat2"], ["yellow-cat1", "yellow-cat2"]], "red-cat3",
+              rest="out")
+    mid, events = RULES.apply(s, 0, Draw())
+    assert mid.hands == s.hands and mid.round_no == 1
+    assert "nothing" in events[0].private[0]
+    after, events = RULES.apply(mid, 1, Draw())
+    assert after.round_no == 2 and after.cats == (0, 0) and after.void_rounds == 1
+    assert "void" in texts(events)
+    assert [len(h) for h in after.hands] == [5, 5]
+    assert all_cards(after) == sorted(build_deck().ids)
+    assert after.to_move == 1           # the start player rotates as usual (A-MM-16)
+
+
+def test_t_mm_21_special_start_cards_go_under_the_pile():
+    hands = ["red-cat1", "red-cat2", "red-cat4", "red-cat5", "red-cat6",
+             "blue-cat1", "blue-cat2", "blue-cat4", "blue-cat5", "blue-cat6"]
+    order = hands + ["green-winking", "yellow-pirate", "red-cat3"]
+    s, events = RULES.new_game_with_events({"players": ["Ann", "Ben"]}, "x", deck_order=order)
+    assert s.discard == ("red-cat3",) and s.active_colour == "red"
+    assert s.draw_pile[-2:] == ("green-winking", "yellow-pirate")
+    assert s.hands == (hand_order(hands[:5]), hand_order(hands[5:]))
+    assert "green Winking is turned up and goes under" in texts(events)
+
+
+def play_out(seed, players, actions=None, steps=60):
+    """Play a seeded game with mixed bots; or replay `actions`. Returns states, actions, events."""
+    s = RULES.new_game({"players": list(NAMES[:players])}, seed)
+    bots = [make_bot(level) for level in ("good", "random", "simple", "good", "random")]
+    states, taken, log = [s], [], []
+    for i in range(steps if actions is None else len(actions)):
+        if RULES.is_terminal(s):
+            break
+        seat = RULES.to_act(s)[0]
+        if actions is None:
+            rng = rng_stream(seed, f"bot{seat}", i)
+            action = bots[seat].act(RULES.observe(s, seat), RULES.legal_actions(s, seat), rng)
+        else:
+            action = RULES.parse_action(s, seat, actions[i][1])
+        taken.append((seat, RULES.action_to_text(s, action)))
+        s, events = RULES.apply(s, seat, action)
+        states.append(s)
+        log.append(tuple((e.public, tuple(sorted(e.private.items()))) for e in events))
+    return states, taken, log
+
+
+def test_t_mm_22_same_seed_same_actions_same_game():
+    states, actions, log = play_out("S", 3)
+    again, actions2, log2 = play_out("S", 3, actions=actions)
+    assert states == again and log == log2 and actions == actions2
+    other, _, _ = play_out("T", 3)
+    assert other[0] != states[0]
+
+
+def test_t_mm_23_observation_ignores_other_hidden_cards():
+    s = RULES.new_game({"players": ["Ann", "Ben", "Cleo"]}, "leak")
+    # Move one of Cleo's cards into the draw pile and back in another place.
+    card = s.hands[2][0]
+    changed = replace(s, hands=(s.hands[0], s.hands[1], hand_order(s.hands[2][1:] + (s.draw_pile[0],))),
+                      draw_pile=(card,) + s.draw_pile[1:])
+    assert changed.hands[2] != s.hands[2]
+    assert RULES.observe(changed, 1) == RULES.observe(s, 1)
+    assert RULES.observe(changed, 2) != RULES.observe(s, 2)
+    resampled = RULES.resample_hidden(s, 1, random.Random(5))
+    assert RULES.observe(resampled, 1) == RULES.observe(s, 1)
+    assert resampled != s and all_cards(resampled) == all_cards(s)
