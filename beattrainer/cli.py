@@ -195,6 +195,159 @@ def _slot_line(slot, catalog, names) -> str:
         f"  [{who}]" if who else "")
 
 
+# ---------------------------------------------------------------- companion games
+# One command per registered game (beattrainer/games/registry.py). A command's
+# variant options and rules summary come from the game module, imported only when
+# the command runs or shows its help, so `beattrainer --help` imports no game.
+
+GAME_COMMON_OPTIONS = ("players", "seed", "log", "replay", "pace")
+GAME_PROMPT_HELP = ("At your prompt: '?' lists your choices (type one, or its #number), "
+                    "'auto' lets\nthe computer choose for you, 'quit' stops the game.")
+
+
+def _game_option(key: str, kind, default, help_text: str) -> click.Option:
+    """A click option for one entry of a module's CONFIG_OPTIONS."""
+    flag = "--" + key.replace("_", "-")
+    if kind is bool:
+        return click.Option([f"{flag}/--no-{key.replace('_', '-')}", key], default=default,
+                            show_default=True, help=help_text)
+    ctype = click.Choice(list(kind)) if isinstance(kind, tuple) else kind
+    return click.Option([flag, key], type=ctype, default=default, show_default=True,
+                        help=help_text)
+
+
+def _read_line(prompt: str) -> str:
+    """One line from stdin; EOFError at the end (input() keeps line editing on a tty)."""
+    if sys.stdin.isatty():
+        return input(prompt)
+    click.echo(prompt, nl=False)
+    line = sys.stdin.readline()
+    if not line:
+        raise EOFError
+    click.echo(line.rstrip("\r\n"))  # piped input is not echoed; keep transcripts readable
+    return line.rstrip("\r\n")
+
+
+def _seat_names(module, config) -> list[str]:
+    extra = getattr(module.RULES, "extra_seats", None)
+    return list(config.get("players", [])) + [name for name, _ in (extra(config) if extra else ())]
+
+
+def _replay_game(module, log_file: str) -> None:
+    from beattrainer.games.log import LogError, read_log
+    from beattrainer.games.textui import show_replay
+
+    try:
+        log = read_log(log_file)
+        names = _seat_names(module, log.config)
+        show_replay(module.RULES, log, click.echo, names)
+    except (LogError, ValueError) as exc:
+        raise UserError(str(exc))
+
+
+def _run_game(module, params: dict) -> None:
+    """Play one game at this terminal from the parsed command-line options."""
+    import random
+
+    from beattrainer.games.core import ConfigError
+    from beattrainer.games.textui import Terminal, build_seats, parse_players, play
+
+    if params["replay"]:
+        _replay_game(module, params["replay"])
+        return
+    if not params["players"]:
+        raise UserError('say who plays, e.g. --players "Anna,bot,bot:good"')
+    default_level = getattr(module, "DEFAULT_BOT_LEVEL", "good")
+    seed = params["seed"]
+    fresh_seed = seed is None
+    if fresh_seed:  # the one place a seed is made up; it is shown so the game can be replayed
+        seed = str(random.SystemRandom().randrange(10**9))
+    try:
+        specs = parse_players(params["players"], default_level)
+        config = {"players": [spec.name for spec in specs]}
+        config.update({key: params[key] for key, *_ in module.CONFIG_OPTIONS})
+        seats = build_seats(module, config, specs)
+        module.RULES.new_game(config, seed)  # validates the configuration up front
+        auto_bot = module.make_bot(default_level)
+    except ConfigError as exc:
+        raise UserError(str(exc))
+    if fresh_seed:
+        click.echo(f"seed: {seed}")
+    term = Terminal(read=_read_line, write=click.echo, pace=params["pace"])
+    try:
+        play(module.RULES, config, seed, seats, term, auto_bot=auto_bot, log_path=params["log"])
+    except OSError as exc:
+        raise UserError(f"cannot write the move log: {exc.strerror or exc}")
+
+
+class _GameCommand(click.Command):
+    """A companion game; options and epilog are loaded from its module on first use."""
+
+    def __init__(self, entry) -> None:
+        common = [
+            click.Option(["--players"], help='Seats in order: names are people, "bot" or '
+                         '"bot:random|simple|good" are computer players, e.g. "Anna,bot,bot:good".'),
+            click.Option(["--seed"], help="Seed for a reproducible game (default: a fresh one)."),
+            click.Option(["--log"], type=click.Path(dir_okay=False),
+                         help="Write the move log (JSON) to this file at the end."),
+            click.Option(["--replay"], type=click.Path(exists=True, dir_okay=False),
+                         help="Replay a move log instead of playing."),
+            click.Option(["--pace"], type=click.FloatRange(min=0), default=1.0,
+                         show_default=True, help="Scale of the pauses; 0 = no pauses."),
+        ]
+        super().__init__(entry.command, params=common, help=entry.title, short_help=entry.title)
+        self.entry = entry
+        self.module = None
+        self.load_error: str | None = None
+        self._loaded = False
+
+    def _load(self) -> None:
+        from beattrainer.games.registry import GameUnavailable, load_game
+
+        if self._loaded:
+            return
+        self._loaded = True
+        try:
+            self.module = load_game(self.entry.command)
+        except GameUnavailable as exc:
+            self.load_error = str(exc)
+            return
+        for key, kind, default, help_text in self.module.CONFIG_OPTIONS:
+            if key in GAME_COMMON_OPTIONS:
+                raise RuntimeError(f"{self.entry.module}: option {key!r} clashes with a "
+                                   f"common game option")
+            self.params.append(_game_option(key, kind, default, help_text))
+        summary = self.module.RULES_SUMMARY.strip() + "\n\n" + GAME_PROMPT_HELP
+        self.epilog = "\n\n".join("\b\n" + part for part in summary.split("\n\n"))
+
+    def get_params(self, ctx: click.Context) -> list[click.Parameter]:
+        self._load()
+        return super().get_params(ctx)
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        self._load()
+        super().format_epilog(ctx, formatter)
+
+    def invoke(self, ctx: click.Context) -> None:
+        self._load()
+        if self.module is None:
+            raise UserError(self.load_error or f"the game {self.entry.command} is not available")
+        try:
+            _run_game(self.module, dict(ctx.params))
+        except KeyboardInterrupt:
+            raise UserError("game interrupted")
+
+
+def _add_game_commands() -> None:
+    from beattrainer.games.registry import GAMES
+
+    for entry in GAMES.values():
+        cli.add_command(_GameCommand(entry))
+
+
+_add_game_commands()
+
+
 def main() -> None:
     """Console-script entry point."""
     cli(prog_name="beattrainer")

@@ -92,8 +92,7 @@ round. The first mouse on the right hat wins as many cubes as the round number
 2. A mouse without cheese is eaten. After five rounds the mouse with the most
 cheese wins; a tie plays one deciding round. Variants: 1 or 3 moves, 4 or 3
 tokens, up to 16 mice (--holiday), eaten after three cat hats
-(--three-mistakes), two-player game (--two-player). Type 'auto' to let the
-computer decide for you, '?' for the choices."""
+(--three-mistakes), two-player game (--two-player)."""
 
 
 # --------------------------------------------------------------------- actions
