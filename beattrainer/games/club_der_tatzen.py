@@ -578,7 +578,7 @@ class TatzenRules:
             return _apply_play(s, seat, a.card)
         if isinstance(a, Guess):
             return _apply_guess(s, seat, a.target, a.prop)
-        return _finish_turn(s, [Event(f"{s.config.players[seat]} does not guess.")])
+        return _finish_turn(s, [Event(f"{s.config.players[seat]} does not guess.", kind="pass")])
 
     def _check_legal(self, s: TatzenState, seat: int, a: Action) -> None:
         names = s.config.players
@@ -751,7 +751,7 @@ def _apply_play(s: TatzenState, seat: int, card: str) -> tuple[TatzenState, tupl
     supply = tuple(n - (j in maskers) for j, n in enumerate(s.supply))
     s = replace(s, hands=_set_at(s.hands, seat, tuple(hand)), supply=supply,
                 table=s.table + (TableCard(card, maskers, seat, s.turn),))
-    events = [Event(f"{names[seat]} plays {card_label(card)}."),
+    events = [Event(f"{names[seat]} plays {card_label(card)}.", kind="play"),
               _mask_event(s, card, maskers, cat_props)]
     if min(supply) == 0:
         return _end_by_masks(s, events)
@@ -773,7 +773,7 @@ def _mask_event(s: TatzenState, card: str, maskers: tuple[int, ...],
                           + ", ".join(prop_label(p) for p in shared) + ").")
         else:
             private[j] = public + " You put none (no property in common)."
-    return Event(public, private)
+    return Event(public, private, kind="masks")
 
 
 def _apply_guess(s: TatzenState, seat: int, target: int, prop: str
@@ -787,14 +787,14 @@ def _apply_guess(s: TatzenState, seat: int, target: int, prop: str
                     received=_set_at(s.received, seat, s.received[seat] + 1))
         events = [Event(f"{names[seat]} guesses {names[target]} has {label}: right! "
                         f"{label.capitalize()} is revealed, and {names[target]} gives "
-                        f"{names[seat]} a mask.")]
+                        f"{names[seat]} a mask.", kind="guess")]
     else:
         s = replace(s, supply=_set_at(s.supply, seat, s.supply[seat] - 1),
                     received=_set_at(s.received, target, s.received[target] + 1),
                     wrong_guesses=s.wrong_guesses + (WrongGuess(target, prop, seat, s.turn),))
         events = [Event(f"{names[seat]} guesses {names[target]} has {label}: wrong. "
                         f"{names[target]} is not {label}; {names[seat]} gives "
-                        f"{names[target]} a mask.")]
+                        f"{names[target]} a mask.", kind="guess")]
     if min(s.supply) == 0:
         return _end_by_masks(s, events)
     if len(s.revealed[target]) == PROPERTIES_PER_PLAYER and s.end_trigger is None:
@@ -812,7 +812,7 @@ def _trigger_end(s: TatzenState, why: str) -> tuple[TatzenState, Event]:
         text = f"The end is near: {why}. Still to come: one guess-only turn for {rest}."
     else:
         text = f"The end is reached: {why}."
-    return s, Event(text)
+    return s, Event(text, kind="end")
 
 
 def _finish_turn(s: TatzenState, events: list[Event]) -> tuple[TatzenState, tuple[Event, ...]]:
@@ -823,7 +823,7 @@ def _finish_turn(s: TatzenState, events: list[Event]) -> tuple[TatzenState, tupl
             (card,), pile = s.draw_pile.draw(1)
             s = replace(s, draw_pile=pile, hands=_set_at(s.hands, seat, s.hands[seat] + (card,)))
             events.append(Event(f"{names[seat]} draws a cat card.",
-                                {seat: f"You draw {card_label(card)}."}))
+                                {seat: f"You draw {card_label(card)}."}, kind="draw"))
         if s.end_trigger is None and not s.draw_pile.cards and not any(s.hands):
             s, event = _trigger_end(s, "the last cat card has been played")
             events.append(event)
@@ -840,7 +840,7 @@ def _finish_turn(s: TatzenState, events: list[Event]) -> tuple[TatzenState, tupl
                 phase=GUESS if guess_only else PLAY, turn=s.turn + 1,
                 round=s.round + (nxt == s.start_seat))
     if guess_only:
-        events.append(Event(f"{names[nxt]} has a guess-only turn ({why})."))
+        events.append(Event(f"{names[nxt]} has a guess-only turn ({why}).", kind="turn"))
     return s, tuple(events)
 
 
@@ -861,7 +861,8 @@ def _game_over(s: TatzenState, reason: str, events: list[Event]
                       f"+ {hidden[j]} hidden)" for j in range(s.n_players))
     verdict = (f"{winners[0]} wins" if len(winners) == 1
                else f"{_join_names(winners)} share the win")
-    events.append(Event(f"Game over: {reason}. Scores: {lines}. {verdict}."))
+    events.append(Event(f"Game over: {reason}. Scores: {lines}. {verdict}.", kind="over",
+                        wait_enter=True))
     return s, tuple(events)
 
 
