@@ -316,3 +316,367 @@ def test_t_mm_23_observation_ignores_other_hidden_cards():
     resampled = RULES.resample_hidden(s, 1, random.Random(5))
     assert RULES.observe(resampled, 1) == RULES.observe(s, 1)
     assert resampled != s and all_cards(resampled) == all_cards(s)
+
+
+# ------------------------------------------------------- rules and rulings
+def test_r_mm_04_fairy_is_not_wild_but_fits_on_any_fairy():
+    s = table([["blue-fairy", "green-cat1"], ["red-cat1"]], "red-cat3")
+    assert "blue-fairy" not in playable_cards(s, 0)
+    s = table([["blue-fairy", "green-cat1"], ["red-cat1"]], "red-fairy", active="green",
+              wished=True)
+    assert playable_cards(s, 0) == {"blue-fairy", "green-cat1"}
+    after, _ = RULES.apply(s, 0, Play("blue-fairy", wish="yellow"))   # re-wish (A-MM-03)
+    assert after.active_colour == "yellow"
+
+
+def test_a_mm_02_specials_match_by_colour_and_by_type():
+    s = table([["red-pirate", "green-pirate", "blue-cat1"], ["red-cat1"]], "red-cat3")
+    assert playable_cards(s, 0) == {"red-pirate"}
+    s = table([["red-pirate", "green-pirate", "blue-cat1"], ["red-cat1"]], "yellow-pirate")
+    assert playable_cards(s, 0) == {"red-pirate", "green-pirate"}
+
+
+def test_a_mm_03_fairy_needs_a_wish_and_may_keep_its_own_colour():
+    s = table([["red-fairy", "blue-cat1", "blue-cat2"], ["red-cat1"]], "red-cat3")
+    wishes = [a.wish for a in RULES.legal_actions(s, 0) if a.card == "red-fairy"]
+    assert wishes == list(COLOURS)
+    with pytest.raises(IllegalAction):
+        RULES.apply(s, 0, Play("red-fairy"))
+    with pytest.raises(IllegalAction):
+        RULES.apply(s, 0, Play("red-fairy", wish="purple"))
+    after, _ = RULES.apply(s, 0, Play("red-fairy", wish="red"))
+    assert after.active_colour == "red" and after.wished
+
+
+def test_a_mm_04_party_fits_on_a_wish_and_takes_no_wish():
+    s = table([["yellow-party", "blue-cat1", "blue-cat2"], ["red-cat1"]], "red-fairy",
+              active="green", wished=True)
+    assert playable_cards(s, 0) == {"yellow-party"}
+    with pytest.raises(IllegalAction):
+        RULES.apply(s, 0, Play("yellow-party", wish="blue"))
+    after, _ = RULES.apply(s, 0, Play("yellow-party"))
+    assert after.active_colour == "yellow" and not after.wished
+
+
+def test_r_mm_05_must_play_when_able_and_only_fitting_cards():
+    s = table([["red-cat7", "blue-cat5"], ["green-cat1"]], "red-cat3")
+    assert RULES.legal_actions(s, 0) == (Play("red-cat7", call=MAUNZ),)
+    with pytest.raises(IllegalAction):
+        RULES.apply(s, 0, Play("blue-cat5", call=MAUNZ))
+    with pytest.raises(IllegalAction):
+        RULES.apply(s, 0, Play("green-cat1"))            # not in the hand
+    with pytest.raises(IllegalAction):
+        RULES.apply(s, 1, Play("green-cat1"))            # not Ben's turn
+    with pytest.raises(IllegalAction):
+        RULES.apply(s, 0, "red-cat7")                    # not an action at all
+    assert RULES.legal_actions(s, 1) == ()
+
+
+def test_a_mm_05_as_is_start_card_only_sets_colour_and_motif():
+    hands = ["red-cat1", "red-cat2", "red-cat4", "red-cat5", "red-cat6",
+             "blue-cat1", "blue-cat2", "blue-cat4", "blue-cat5", "blue-cat6"]
+    cfg = {"players": ["Ann", "Ben"], "start_card": "as_is", "start_player": 2}
+    s = RULES.new_game(cfg, "x", deck_order=hands + ["green-winking"])
+    assert s.discard == ("green-winking",) and s.active_colour == "green" and not s.wished
+    assert [len(h) for h in s.hands] == [5, 5] and s.to_move == 1
+    s = RULES.new_game(cfg, "x", deck_order=hands + ["yellow-fairy"])
+    assert s.active_colour == "yellow" and not s.wished
+
+
+def test_a_mm_06_winked_player_can_pass_it_on():
+    s = table([["red-winking", "blue-cat1", "blue-cat2"], ["green-winking", "green-cat1"],
+               ["yellow-cat1"]], "red-cat3", draw=["yellow-cat2", "yellow-cat3",
+                                                   "yellow-cat4", "yellow-cat5"])
+    s, _ = RULES.apply(s, 0, Play("red-winking"))
+    assert len(s.hands[1]) == 4
+    s, _ = RULES.apply(s, 1, Play("green-winking"))
+    assert s.hands[2] == hand_order(["yellow-cat1", "yellow-cat4", "yellow-cat5"])
+    assert s.to_move == 2
+
+
+def test_a_mm_06_older_edition_winked_player_also_loses_the_turn():
+    s = table([["red-winking", "blue-cat1", "blue-cat2"], ["green-cat1"], ["yellow-cat1"]],
+              "red-cat3", winking_skips_turn=True)
+    after, events = RULES.apply(s, 0, Play("red-winking"))
+    assert len(after.hands[1]) == 3 and after.to_move == 2
+    assert "Ben is skipped" in texts(events)
+
+
+def test_a_mm_08_pirate_swap_is_optional():
+    s = table([["red-pirate", "red-cat1", "blue-cat6"], ["yellow-cat1"], ["green-cat1"]],
+              "red-cat3")
+    options = [a.swap_with for a in RULES.legal_actions(s, 0) if a.card == "red-pirate"]
+    assert options == [None, 1, 2]
+    after, _ = RULES.apply(s, 0, Play("red-pirate"))
+    assert after.hands[0] == hand_order(["red-cat1", "blue-cat6"])
+    assert after.hands[1:] == s.hands[1:]
+    with pytest.raises(IllegalAction):
+        RULES.apply(s, 0, Play("red-pirate", swap_with=0))
+    with pytest.raises(IllegalAction):
+        RULES.apply(s, 0, Play("red-pirate", swap_with=3))
+    with pytest.raises(IllegalAction):
+        RULES.apply(s, 0, Play("red-cat1", swap_with=1))
+
+
+def test_a_mm_08_last_card_pirate_never_swaps():
+    s = table([["red-pirate"], ["yellow-cat1", "yellow-cat2"]], "red-cat3",
+              draw=["blue-cat7"])
+    assert [a for a in RULES.legal_actions(s, 0)] == [Play("red-pirate", call=MAUNZ_MAUNZ)]
+    with pytest.raises(IllegalAction):
+        RULES.apply(s, 0, Play("red-pirate", swap_with=1, call=MAUNZ_MAUNZ))
+    missed, _ = RULES.apply(s, 0, Play("red-pirate", call=None))
+    assert missed.hands == (("blue-cat7",), s.hands[1]) and missed.round_no == 1
+    won, _ = RULES.apply(s, 0, Play("red-pirate", call=MAUNZ_MAUNZ))
+    assert won.cats == (1, 0) and won.round_no == 2
+
+
+def test_a_mm_10_legal_actions_carry_the_correct_call():
+    for size, call in ((1, MAUNZ_MAUNZ), (2, MAUNZ), (3, None), (5, None)):
+        hand = ["red-cat1", "red-cat2", "red-cat4", "red-cat5", "red-cat6"][:size]
+        s = table([hand, ["green-cat1"]], "red-cat3")
+        assert {a.call for a in RULES.legal_actions(s, 0)} == {call}
+
+
+def test_a_mm_10_wrong_call_on_the_second_last_card_is_penalised():
+    s = table([["red-cat1", "blue-cat6"], ["green-cat1"]], "red-cat3", draw=["yellow-cat8"])
+    after, _ = RULES.apply(s, 0, Play("red-cat1", call=MAUNZ_MAUNZ))
+    assert len(after.hands[0]) == 2
+
+
+def test_a_mm_10_a_hand_shrunk_by_someone_elses_swap_owes_nothing():
+    p1 = ["yellow-cat1", "yellow-cat2", "yellow-cat4"]
+    s = table([["red-pirate", "red-cat1"], p1, ["green-cat1"]], "red-cat3")
+    after, events = RULES.apply(s, 0, Play("red-pirate", swap_with=1, call=MAUNZ))
+    assert after.hands[1] == ("red-cat1",)
+    assert after.hands[0] == hand_order(p1)
+    assert "penalty" not in texts(events)
+
+
+def test_call_mode_auto_always_makes_the_right_call():
+    s = table([["red-cat1"], ["green-cat1", "green-cat2"]], "red-cat3", call_mode="auto")
+    after, events = RULES.apply(s, 0, Play("red-cat1", call=None))
+    assert after.cats == (1, 0)
+    assert "Maunz maunz!" in texts(events)
+
+
+def test_a_mm_12_forced_draws_take_what_is_left():
+    # The draw pile is empty; the reshuffle finds only the card under the Winking.
+    s = table([["red-winking", "blue-cat1", "blue-cat2"], ["green-cat1"]], "red-cat3",
+              rest="out")
+    after, events = RULES.apply(s, 0, Play("red-winking"))
+    assert after.hands[1] == hand_order(["green-cat1", "red-cat3"])
+    assert after.discard == ("red-winking",) and after.draw_pile == ()
+    assert "no more cards" in texts(events)
+
+
+def test_a_mm_12_turn_cap_voids_the_round():
+    s = RULES.new_game({"players": ["Ann", "Ben", "Cleo"], "max_turns_per_round": 3,
+                        "start_player": 2}, "cap")
+    for _ in range(3):
+        seat = RULES.to_act(s)[0]
+        s, events = RULES.apply(s, seat, RULES.legal_actions(s, seat)[0])
+    assert s.round_no == 2 and s.void_rounds == 1 and s.cats == (0, 0, 0)
+    assert s.round_start == 2 and s.to_move == 2
+    assert "void" in texts(events)
+
+
+def test_a_mm_16_r_mm_03_start_player_random_then_rotating():
+    starts = {RULES.new_game({"players": list(NAMES)}, f"seed{i}").to_move for i in range(12)}
+    assert len(starts) > 1
+    again = RULES.new_game({"players": list(NAMES)}, "seed3")
+    assert again == RULES.new_game({"players": list(NAMES)}, "seed3")
+    s = table([["red-cat1"], ["green-cat1", "green-cat2"], ["yellow-cat1"]], "red-cat3",
+              to_move=0)
+    s = replace(s, round_start=2)
+    after, _ = RULES.apply(s, 0, Play("red-cat1", call=MAUNZ_MAUNZ))
+    assert after.round_start == 0 and after.to_move == 0
+
+
+def test_max_rounds_ends_the_game_by_cat_tokens():
+    s = table([["red-cat1"], ["green-cat1", "green-cat2"]], "red-cat3", max_rounds=1)
+    after, _ = RULES.apply(s, 0, Play("red-cat1", call=MAUNZ_MAUNZ))
+    assert RULES.is_terminal(after)
+    assert RULES.result(after).ranks == (1, 2)
+
+
+# ------------------------------------------------------------- configuration
+@pytest.mark.parametrize("config", [
+    {"players": ["Ann"]},
+    {"players": list(NAMES) + ["Finn"]},
+    {"players": ["Ann", "ann"]},
+    {"players": ["Ann", ""]},
+    {"players": ["Ann", "Ben!"]},
+    {"players": "Ann,Ben"},
+    {},
+    {"players": ["Ann", "Ben"], "colour": "red"},
+    {"players": ["Ann", "Ben"], "call_mode": "loud"},
+    {"players": ["Ann", "Ben"], "excluded_specials": "pirate,unicorn"},
+    {"players": ["Ann", "Ben"], "winking_skips_turn": "maybe"},
+    {"players": ["Ann", "Ben"], "max_turns_per_round": 0},
+    {"players": ["Ann", "Ben"], "start_player": 3},
+])
+def test_invalid_configs_raise_one_line_config_errors(config):
+    with pytest.raises(ConfigError) as info:
+        RULES.new_game(config, "x")
+    assert "\n" not in str(info.value) and str(info.value)
+
+
+def test_config_options_describe_every_option_with_a_valid_default():
+    keys = [key for key, *_ in mm.CONFIG_OPTIONS]
+    assert keys == [f for f in mm.MaunzConfig.__dataclass_fields__ if f != "players"]
+    for key, kind, default, help_text in mm.CONFIG_OPTIONS:
+        assert help_text
+        assert default in kind if isinstance(kind, tuple) else isinstance(default, kind)
+    cfg = mm.parse_config({"players": ["Ann", "Ben"], "winking_skips_turn": "yes",
+                           "max_turns_per_round": "40", "excluded_specials": ["party"]})
+    assert cfg.winking_skips_turn is True and cfg.max_turns_per_round == 40
+    assert cfg.excluded_specials == ("party",)
+
+
+def test_deck_order_must_name_cards_in_play_once():
+    with pytest.raises(ConfigError):
+        RULES.new_game({"players": ["Ann", "Ben"]}, "x", deck_order=["red-cat1", "red-cat1"])
+    with pytest.raises(ConfigError):
+        RULES.new_game({"players": ["Ann", "Ben"], "excluded_specials": "party"}, "x",
+                       deck_order=["red-party"])
+
+
+# -------------------------------------------------------------- action text
+@pytest.fixture
+def text_table():
+    return table([["red-cat1", "red-fairy", "red-pirate", "blue-cat3"],
+                  ["green-cat1"], ["yellow-cat1"]], "red-cat3")
+
+
+@pytest.mark.parametrize("text, action", [
+    ("1", Play("red-cat1")),
+    ("1 !", Play("red-cat1", call=MAUNZ)),
+    ("1!", Play("red-cat1", call=MAUNZ)),
+    ("1 !!", Play("red-cat1", call=MAUNZ_MAUNZ)),
+    ("1 maunz maunz", Play("red-cat1", call=MAUNZ_MAUNZ)),
+    ("1 Maunz! Maunz!", Play("red-cat1", call=MAUNZ_MAUNZ)),
+    ("1 crazy cats!", Play("red-cat1", call=MAUNZ_MAUNZ)),
+    ("1 Cats!", Play("red-cat1", call=MAUNZ)),
+    ("1 maunz", Play("red-cat1", call=MAUNZ)),
+    ("2 green", Play("red-fairy", wish="green")),
+    ("red fairy green !", Play("red-fairy", wish="green", call=MAUNZ)),
+    ("red-fairy blue", Play("red-fairy", wish="blue")),
+    ("3 swap Cleo !!", Play("red-pirate", swap_with=2, call=MAUNZ_MAUNZ)),
+    ("3 swap 2", Play("red-pirate", swap_with=1)),
+    ("3 keep", Play("red-pirate")),
+    ("blue cat3", Play("blue-cat3")),
+    ("D", Draw()),
+    ("draw", Draw()),
+])
+def test_parse_action_reads_the_short_grammar(text_table, text, action):
+    assert RULES.parse_action(text_table, 0, text) == action
+
+
+@pytest.mark.parametrize("text", [
+    "", "9", "0", "2", "1 green", "3", "3 swap", "3 swap Zoe", "1 keep", "purple cat1",
+    "1 sideways", "!!",
+])
+def test_parse_action_explains_unreadable_text(text_table, text):
+    with pytest.raises(IllegalAction) as info:
+        RULES.parse_action(text_table, 0, text)
+    assert str(info.value) and "\n" not in str(info.value)
+
+
+def test_last_card_pirate_may_be_typed_without_keep():
+    s = table([["red-pirate"], ["yellow-cat1"]], "red-cat3")
+    assert RULES.parse_action(s, 0, "1 !!") == Play("red-pirate", call=MAUNZ_MAUNZ)
+    text = RULES.action_to_text(s, Play("red-pirate", call=MAUNZ_MAUNZ))
+    assert RULES.parse_action(s, 0, text) == Play("red-pirate", call=MAUNZ_MAUNZ)
+
+
+def test_action_text_round_trips_for_every_variant(text_table):
+    actions = [Play("red-cat1", call=c) for c in mm.CALLS]
+    actions += [Play("red-fairy", wish=w) for w in COLOURS]
+    actions += [Play("red-pirate", swap_with=o, call=MAUNZ) for o in (None, 1, 2)]
+    actions += [Draw()]
+    for action in actions:
+        text = RULES.action_to_text(text_table, action)
+        assert RULES.parse_action(text_table, 0, text) == action, text
+
+
+# ---------------------------------------------------------------- rendering
+def test_render_shows_own_hand_table_and_turn_but_not_others_cards():
+    s = table([["red-cat1", "blue-fairy"], ["green-cat1", "yellow-party", "red-cat8"]],
+              "red-fairy", active="green", wished=True)
+    text = RULES.render(RULES.observe(s, 0))
+    assert "1) red cat1" in text and "2) blue Fairy" in text
+    assert "green (wished)" in text and "red Fairy" in text
+    assert "It is your turn." in text and "3 cards" in text
+    assert "green cat1" not in text and "yellow Party" not in text
+    spectator = RULES.render(RULES.observe_public(s))
+    assert "Your hand" not in spectator and "It is Ann's turn." in spectator
+
+
+def test_render_never_hints_that_a_call_is_due():
+    due = table([["red-cat1", "blue-cat6"], ["green-cat1"]], "red-cat3")
+    not_due = table([["red-cat1", "blue-cat6", "blue-cat7"], ["green-cat1"]], "red-cat3")
+    lines_due = RULES.render(RULES.observe(due, 0)).splitlines()
+    lines_not = RULES.render(RULES.observe(not_due, 0)).splitlines()
+    assert lines_due[-1] == lines_not[-1]
+    assert not any("maunz" in line.lower() for line in lines_due[1:])
+
+
+# --------------------------------------------------------------------- bots
+def test_make_bot_levels():
+    for level in ("random", "simple", "good"):
+        bot = make_bot(level)
+        assert bot.level == level
+        bot.notify(mm.Event("x"), 0)
+    with pytest.raises(ConfigError):
+        make_bot("grandmaster")
+
+
+def test_simple_bot_keeps_party_back_wishes_its_colour_and_never_swaps():
+    bot = make_bot("simple")
+    s = table([["red-cat1", "green-party", "blue-cat1"], ["green-cat1"]], "red-cat3")
+    assert bot.act(RULES.observe(s, 0), RULES.legal_actions(s, 0), random.Random(0)).card \
+        == "red-cat1"
+    s = table([["red-fairy", "blue-cat1", "blue-cat2", "green-cat5"], ["green-cat1"]],
+              "red-cat3")
+    assert bot.act(RULES.observe(s, 0), RULES.legal_actions(s, 0), random.Random(0)) \
+        == Play("red-fairy", wish="blue")
+    s = table([["red-pirate", "blue-cat1", "blue-cat2"], ["green-cat1"]], "red-cat3")
+    assert bot.act(RULES.observe(s, 0), RULES.legal_actions(s, 0), random.Random(0)) \
+        == Play("red-pirate")
+
+
+def test_forgetful_simple_bot_drops_due_calls():
+    s = table([["red-cat1", "blue-cat1"], ["green-cat1"]], "red-cat3")
+    action = mm.SimpleBot(forgetfulness=1.0).act(RULES.observe(s, 0),
+                                                  RULES.legal_actions(s, 0), random.Random(0))
+    assert action == Play("red-cat1", call=None)
+
+
+def test_good_bot_swaps_with_a_one_card_hand_and_holds_party():
+    bot = make_bot("good")
+    s = table([["red-pirate", "red-cat1", "blue-cat1", "blue-cat2"], ["green-cat1"],
+               ["yellow-cat1", "yellow-cat2", "yellow-cat4"]], "red-cat3")
+    assert bot.act(RULES.observe(s, 0), RULES.legal_actions(s, 0), random.Random(0)) \
+        == Play("red-pirate", swap_with=1)
+    s = table([["green-party", "red-cat1", "blue-cat1"], ["green-cat1", "green-cat2"]],
+              "red-cat3")
+    assert bot.act(RULES.observe(s, 0), RULES.legal_actions(s, 0), random.Random(0)).card \
+        == "red-cat1"
+
+
+def test_good_bot_hits_a_nearly_out_next_player():
+    bot = make_bot("good")
+    s = table([["red-winking", "red-cat1", "red-cat2", "blue-cat1"], ["green-cat1"],
+               ["yellow-cat1", "yellow-cat2", "yellow-cat4"]], "red-cat3")
+    assert bot.act(RULES.observe(s, 0), RULES.legal_actions(s, 0), random.Random(0)) \
+        == Play("red-winking")
+
+
+def test_good_bot_wishes_a_colour_the_next_player_lacks():
+    s = table([["red-fairy", "blue-cat1", "green-cat2"], ["yellow-cat1"], ["red-cat8"]],
+              "red-cat3")
+    history = (mm.PublicMove(1, None, "green", "cat6", drew=True),)
+    obs = RULES.observe(replace(s, history=history), 0)
+    assert mm.known_lacks(obs)[1] == {"green"}
+    assert make_bot("good").act(obs, RULES.legal_actions(s, 0), random.Random(0)) \
+        == Play("red-fairy", wish="green")
