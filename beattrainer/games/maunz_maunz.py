@@ -397,7 +397,7 @@ def _deal_round(cfg: MaunzConfig, seed: str, round_no: int, start_seat: int,
     # A-MM-05: with "redraw", specials go under the pile until a plain cat shows.
     # The deck always holds 32 plain cats, so this ends.
     while cfg.start_card == "redraw" and motif_of(start) in SPECIALS:
-        events.append(Event(f"{card_label(start)} is turned up and goes under the draw pile."))
+        events.append(Event(f"Turned up: {card_label(start)}, a special; it goes under the draw pile."))
         pile.append(start)
         start = pile.pop(0)
     events.append(Event(

@@ -272,7 +272,7 @@ def test_t_mm_21_special_start_cards_go_under_the_pile():
     assert s.discard == ("red-cat3",) and s.active_colour == "red"
     assert s.draw_pile[-2:] == ("green-winking", "yellow-pirate")
     assert s.hands == (hand_order(hands[:5]), hand_order(hands[5:]))
-    assert "green Winking is turned up and goes under" in texts(events)
+    assert "Turned up: green Winking, a special; it goes under" in texts(events)
 
 
 def play_out(seed, players, actions=None, steps=60):
@@ -680,3 +680,73 @@ def test_good_bot_wishes_a_colour_the_next_player_lacks():
     assert mm.known_lacks(obs)[1] == {"green"}
     assert make_bot("good").act(obs, RULES.legal_actions(s, 0), random.Random(0)) \
         == Play("red-fairy", wish="green")
+
+
+# --------------------------------------------------------------------- fuzz
+FUZZ_VARIANTS = [
+    {},
+    {"excluded_specials": "fairy,pooper,pirate,winking,party"},
+    {"excluded_specials": "pirate,party", "start_card": "as_is"},
+    {"call_mode": "auto", "winking_skips_turn": True},
+    {"max_turns_per_round": 12, "max_rounds": 4},      # forces void rounds and the round cap
+]
+
+
+def fuzz_game(players, variant, seed):
+    """Play one seeded game with mixed bots that sometimes miscall; check invariants."""
+    config = {"players": list(NAMES[:players]), **variant}
+    s = RULES.new_game(config, seed)
+    deck = sorted(s.config.deck.ids)
+    levels = ("random", "simple", "good")
+    offset = int(rng_stream(seed, "fuzz-levels").random() * 3)
+    bots = [make_bot(levels[(i + offset) % 3]) for i in range(players)]
+    bound = s.config.max_rounds * s.config.max_turns_per_round
+    check_rng = rng_stream(seed, "fuzz-checks")
+    trace, resampled_differs = [], False
+    for step in range(bound + 1):
+        assert all_cards(s) == deck                       # card conservation
+        assert sum(s.cats) <= s.round_no - s.void_rounds
+        if RULES.is_terminal(s):
+            break
+        (seat,) = RULES.to_act(s)
+        legal = RULES.legal_actions(s, seat)
+        assert legal, "a player to act always has an action"
+        assert legal == RULES.legal_actions(s, seat)       # stable, no randomness
+        for action in legal:
+            assert RULES.parse_action(s, seat, RULES.action_to_text(s, action)) == action
+        viewer = int(check_rng.random() * players)
+        other = RULES.resample_hidden(s, viewer, check_rng)
+        assert RULES.observe(other, viewer) == RULES.observe(s, viewer)
+        assert all_cards(other) == deck
+        resampled_differs |= other != s
+        obs = RULES.observe(s, seat)
+        assert obs.hand_sizes == tuple(len(h) for h in s.hands)
+        action = bots[seat].act(obs, legal, rng_stream(seed, f"bot{seat}", step))
+        if isinstance(action, Play) and check_rng.random() < 0.15:
+            action = replace(action, call=mm.CALLS[int(check_rng.random() * 3)])
+        s, events = RULES.apply(s, seat, action)
+        assert all(e.public for e in events)
+        trace.append((seat, action))
+    else:
+        pytest.fail(f"game did not end within {bound} turns")
+    assert resampled_differs or step < 3
+    result = RULES.result(s)
+    assert len(result.scores) == players and 1 in result.ranks
+    return s, trace
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+@pytest.mark.parametrize("variant", FUZZ_VARIANTS, ids=lambda v: ",".join(v) or "default")
+def test_fuzz_random_games_keep_the_invariants(players, variant):
+    for game in range(4):
+        seed = f"fuzz-{players}-{game}"
+        final, trace = fuzz_game(players, variant, seed)
+        if "max_rounds" not in variant:
+            assert max(final.cats) == mm.CATS_TO_WIN
+        again, trace_again = fuzz_game(players, variant, seed)
+        assert again == final and trace_again == trace        # same seed, same game
+
+
+def test_fuzz_reaches_void_rounds_and_the_round_cap():
+    final, _ = fuzz_game(3, FUZZ_VARIANTS[-1], "cap")
+    assert final.void_rounds > 0 and final.finished
