@@ -629,6 +629,18 @@ class TatzenRules:
         """The text screen for the observation's seat."""
         return render_observation(obs)
 
+    def intro(self, s: TatzenState) -> str:
+        """Shown once when a game starts: who plays which masks and who starts."""
+        names = s.config.players
+        return ("Club der Tatzen with " + ", ".join(_player(names, j) for j in range(s.n_players))
+                + f". {names[s.start_seat]} starts. Everyone holds 3 secret properties and "
+                f"{MASKS_PER_PLAYER} masks.\nCommands: play <card number>, "
+                "guess <player> <property>, pass.")
+
+    def action_warnings(self, s: TatzenState, seat: int, a: Action) -> tuple[str, ...]:
+        """Warnings for a legal guess that cannot be right (§3.6); the UI still allows it."""
+        return action_warnings(self.observe(s, seat), a)
+
     # ---------------------------------------------------------------- text
     def action_to_text(self, s: TatzenState, a: Action) -> str:
         """Canonical command text: "play 13", "guess Ben SPOTTED", "pass"."""
@@ -955,8 +967,20 @@ def _render_prompt(obs: TatzenObservation) -> str:
     else:
         what = "guess-only turn" if obs.guess_only else "guess or pass"
         if obs.seat == obs.current:
-            what += " — guess <player> <property>, or pass"
+            what += (" — guess <player> <property>, or pass\n"
+                     + PROPERTY_HINT)
     return f"{who} turn: {what}"
+
+
+def _property_hint() -> str:
+    """The words to type for every property, by category, on two lines."""
+    groups = [f"{category} " + " ".join(p.id.lower() for p in CATALOG.properties
+                                        if p.category == category)
+              for category in CATEGORIES]
+    return "Properties: " + " | ".join(groups[:3]) + "\n            fur " + groups[3].split(" ", 1)[1]
+
+
+PROPERTY_HINT = _property_hint()
 
 
 def action_warnings(obs: TatzenObservation, a: Action) -> tuple[str, ...]:

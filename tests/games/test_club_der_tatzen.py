@@ -621,6 +621,22 @@ def test_render_shows_own_secrets_only_to_their_owner():
     assert "Your cat" not in public
 
 
+def test_guess_prompt_lists_every_property_word():
+    text = RULES.render(RULES.observe(guess_phase(), A))
+    for prop in CATALOG.property_ids:
+        assert f" {prop.lower()}" in text
+        assert match_property(prop.lower()) == prop
+    assert "Properties:" not in RULES.render(RULES.observe(guess_phase(), B))
+
+
+def test_intro_and_warning_hook():
+    state = three_player_game()
+    assert "Anna starts" in RULES.intro(state) and "Cem [green masks]" in RULES.intro(state)
+    state = guess_phase()
+    assert RULES.action_warnings(state, A, Guess(C, "HAT"))
+    assert RULES.action_warnings(state, A, Guess(C, "SIT")) == ()
+
+
 def test_render_at_the_end_shows_every_cat_and_the_ranking():
     state = replace(guess_phase(), supply=(1, 16, 16))
     state, _ = step(state, "guess Ben RED")
