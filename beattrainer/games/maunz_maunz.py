@@ -1013,9 +1013,10 @@ def known_lacks(obs: MaunzObservation) -> list[set[str]]:
 class GoodBot:
     """§2.7 "good": scores every legal play and takes the best (seeded ties).
 
-    Keeps Party cats for last, prefers plays that leave it holding the active
-    colour, hits a nearly-out next player with Winking or Party pooper, swaps
-    with a smaller hand, and wishes colours it holds and the next player lacks.
+    Keeps Party cats for last, prefers plays after which its remaining cards
+    still fit, plays Winking and Party pooper eagerly (most of all against a
+    nearly-out next player), swaps with a smaller hand, and wishes colours it
+    holds and the next player lacks.
     Card counting reads the public moves in the observation, so `notify` is not
     needed.
     """
@@ -1040,9 +1041,13 @@ class GoodBot:
         motif = motif_of(a.card)
         rest = [c for c in obs.hand if c != a.card]
         colour_after = a.wish if motif == "fairy" else colour_of(a.card)
-        score = float(sum(1 for c in rest if colour_of(c) == colour_after))
+        # Keep the colour and leave cards that fit on the new top for the next turn.
+        score = 0.5 * sum(1 for c in rest if colour_of(c) == colour_after)
+        score += 2.0 * sum(1 for c in rest if is_playable(c, motif, colour_after))
         if motif == "party":
             score -= 5
+        # A Winking costs the next player 2 cards; a Pooper between two is an extra turn.
+        score += {"winking": 2.0, "pooper": 4.0 if n == 2 else 1.0}.get(motif, 0.0)
         if motif in ("winking", "pooper") and obs.hand_sizes[nxt] <= 2:
             score += 6
         if colour_after in lacks[nxt]:

@@ -750,3 +750,20 @@ def test_fuzz_random_games_keep_the_invariants(players, variant):
 def test_fuzz_reaches_void_rounds_and_the_round_cap():
     final, _ = fuzz_game(3, FUZZ_VARIANTS[-1], "cap")
     assert final.void_rounds > 0 and final.finished
+
+
+def test_good_bot_beats_its_fair_share_against_random_bots():
+    # Seeded, so deterministic; benchmarks/maunz_bots.py prints the full figures.
+    wins = 0
+    for g in range(60):
+        s = RULES.new_game({"players": ["Ann", "Ben", "Cleo"]}, f"strength-{g}")
+        bots = [make_bot("good"), make_bot("random"), make_bot("random")]
+        for step in range(5000):
+            if RULES.is_terminal(s):
+                break
+            (seat,) = RULES.to_act(s)
+            rng = rng_stream(f"strength-{g}", f"bot{seat}", step)
+            s, _ = RULES.apply(s, seat, bots[seat].act(RULES.observe(s, seat),
+                                                       RULES.legal_actions(s, seat), rng))
+        wins += RULES.result(s).winners == (0,)
+    assert wins > 60 / 3 * 1.2
