@@ -26,7 +26,7 @@ from beattrainer.deck.core import Card, Deck, Pile, rng_stream, shuffled
 from beattrainer.games.core import ConfigError, Event, IllegalAction, Level, Result
 
 __all__ = [
-    "RULES", "RULES_SUMMARY", "CONFIG_OPTIONS", "CATALOG", "make_bot",
+    "RULES", "RULES_SUMMARY", "CONFIG_OPTIONS", "CONFORMANCE_VARIANTS", "CATALOG", "make_bot",
     "TatzenRules", "TatzenState", "TatzenObservation", "TatzenConfig",
     "Play", "Guess", "Pass", "Action", "TableCard", "WrongGuess",
     "Property", "CatCard", "Catalog", "load_catalog", "match_property",
@@ -56,6 +56,9 @@ CONFIG_OPTIONS: tuple[tuple[str, Any, Any, str], ...] = (
      "after a cat is fully revealed: finish_round = only the players left in this "
      "round get a guess-only turn (rulebook); all_others = every other player gets one"),
 )
+
+# Extra option sets for the generic conformance test (registry contract).
+CONFORMANCE_VARIANTS: tuple[dict[str, Any], ...] = ({"final_round": "all_others"},)
 
 RULES_SUMMARY = """\
 Club der Tatzen - unmask the other cats before they unmask yours (2-4 players).

@@ -9,7 +9,7 @@ from math import comb
 
 import pytest
 
-from beattrainer.deck.core import Pile, rng_stream
+from beattrainer.deck.core import Pile, rng_stream, shuffled
 from beattrainer.games.club_der_tatzen import (
     CATALOG,
     CONFIG_OPTIONS,
@@ -671,11 +671,49 @@ def check_resample(state, seat, rng):
     return other
 
 
-def play_game(n_players, seed, levels, **options):
-    """Play one seeded game; check invariants at every step; return the log."""
+def test_resample_hidden_redraws_only_what_the_seat_cannot_see():  # T-CdT-16
+    state, _ = play_all(three_player_game(), "play 13", "guess Ben SPOTTED", "play 24", "pass")
+    seen_secrets, seen_hands = set(), set()
+    for i in range(12):
+        other = check_resample(state, A, rng_stream("resample", "t16", i))
+        assert other.secrets[A] == state.secrets[A] and other.hands[A] == state.hands[A]
+        assert "SPOTTED" in other.secrets[B]
+        seen_secrets.add((other.secrets[B], other.secrets[C]))
+        seen_hands.add((other.hands[B], other.hands[C], other.draw_pile.cards))
+    assert len(seen_secrets) > 1 and len(seen_hands) > 1
+
+
+def check_truth_is_a_hypothesis(state, viewer):
+    """The deduction never rules out the real cat of anyone (§3.8)."""
+    obs = RULES.observe(state, viewer)
+    probs = property_probabilities(obs)
+    for j in range(state.n_players):
+        if j != viewer:
+            assert frozenset(state.secrets[j]) in hypotheses(obs, j)
+            assert all(probs[j][prop] > 0 for prop in state.secrets[j])
+
+
+class PassiveBot:
+    """Plays its lowest card and never guesses (drives games to the deck's end)."""
+
+    level = "passive"
+
+    def act(self, obs, legal, rng):
+        return legal[0]
+
+    def notify(self, event, seat):
+        pass
+
+
+def make_test_bot(level):
+    return PassiveBot() if level == "passive" else make_bot(level)
+
+
+def play_game(n_players, seed, levels, *, deck_order=None, **options):
+    """Play one seeded game; check invariants at every step; return the log and state."""
     config = {"players": list(NAMES[:n_players]), **options}
-    state = RULES.new_game(config, seed)
-    bots = [make_bot(levels[j % len(levels)]) for j in range(n_players)]
+    state = RULES.new_game(config, seed, deck_order=deck_order)
+    bots = [make_test_bot(levels[j % len(levels)]) for j in range(n_players)]
     log, n = [], 0
     check_rng = rng_stream(seed, "checks")
     bound = 2 * (40 + 3 * n_players * n_players + n_players)
@@ -689,6 +727,8 @@ def play_game(n_players, seed, levels, **options):
             text = RULES.action_to_text(state, action)
             assert RULES.parse_action(state, seat, text) == action, text
         check_resample(state, (seat + 1 + n) % n_players, check_rng)
+        if n % 5 == 0:
+            check_truth_is_a_hypothesis(state, seat)
         action = bots[seat].act(RULES.observe(state, seat), legal,
                                 rng_stream(seed, f"bot{seat}", n))
         assert action in legal
@@ -706,15 +746,45 @@ def play_game(n_players, seed, levels, **options):
     return log, state
 
 
+def end_kind(state) -> str:
+    for kind, marker in (("masks", "no masks left"), ("revealed", "are revealed"),
+                         ("cards", "last cat card")):
+        if marker in state.end_reason:
+            return kind
+    raise AssertionError(f"unexpected end reason {state.end_reason!r}")
+
+
 @pytest.mark.parametrize("n_players", [2, 3, 4])
 @pytest.mark.parametrize("final_round", ["finish_round", "all_others"])
 def test_random_bot_fuzz(n_players, final_round):
-    reasons = Counter()
+    kinds = Counter()
     for i in range(12):
-        _, state = play_game(n_players, f"fuzz{n_players}{final_round}{i}", ["random"],
+        levels = ["random"] if i % 2 else ["random", "simple"]
+        _, state = play_game(n_players, f"fuzz{n_players}{final_round}{i}", levels,
                              final_round=final_round)
-        reasons[state.end_reason.split()[-1]] += 1
-    assert sum(reasons.values()) == 12
+        kinds[end_kind(state)] += 1
+    assert kinds["masks"] and kinds["revealed"]     # both end paths were exercised
+
+
+@pytest.mark.parametrize("n_players", [2, 3])
+def test_passive_fuzz_reaches_the_end_of_the_deck(n_players):  # R-CdT-11, A-CdT-08
+    """Cats of fur colours only (5 cards each) cannot run out of masks in 2-player games.
+
+    Empty-hand turns before the last card cannot happen in play (hands empty in
+    seat order right up to the last card); T-CdT-12 covers them on a built state.
+    """
+    colours = [p.id for p in CATALOG.properties if p.category == "colour"]
+    kinds = Counter()
+    for i in range(4):
+        secret = list(shuffled(colours, rng_stream("colours", str(n_players), i)))
+        if n_players == 3:
+            secret.append("HAT")
+        _, state = play_game(n_players, f"deck-end{n_players}-{i}", ["passive"],
+                             deck_order=secret)
+        kinds[end_kind(state)] += 1
+        assert not state.draw_pile.cards or end_kind(state) == "masks"
+    if n_players == 2:
+        assert kinds == {"cards": 4}
 
 
 @pytest.mark.parametrize("n_players", [2, 3, 4])
