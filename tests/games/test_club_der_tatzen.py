@@ -814,3 +814,14 @@ def test_passive_games_end_by_masks_or_cards():  # A-CdT-07, A-CdT-08
             check_invariants(state)
         assert "no masks left" in state.end_reason or "last cat card" in state.end_reason
         assert 0 in state.supply or not any(state.hands)
+
+
+def test_good_bot_beats_the_simple_bot():  # §3.8 levels
+    wins = 0.0
+    for g in range(16):
+        good_seat = g % 2
+        levels = ["good" if s == good_seat else "simple" for s in range(2)]
+        _, state = play_game(2, f"strength{g}", levels)
+        winners = RULES.result(state).winners
+        wins += (good_seat in winners) / len(winners)
+    assert wins / 16 > 0.6
