@@ -22,7 +22,8 @@ def play(players: int, level: str, seed: str) -> tuple[int, int, int, int]:
     while not RULES.is_terminal(s):
         (seat,) = RULES.to_act(s)
         obs = RULES.observe(s, seat)
-        action = bots[seat].act(obs, RULES.legal_actions(s, seat), rng_stream(seed, f"b{seat}", turns))
+        rng = rng_stream(seed, f"b{seat}", turns)
+        action = bots[seat].act(obs, RULES.legal_actions(s, seat), rng)
         s, _ = RULES.apply(s, seat, action)
         turns += 1
     return RULES.result(s).winners[0], turns, s.round_no, s.void_rounds

@@ -397,7 +397,8 @@ def _deal_round(cfg: MaunzConfig, seed: str, round_no: int, start_seat: int,
     # A-MM-05: with "redraw", specials go under the pile until a plain cat shows.
     # The deck always holds 32 plain cats, so this ends.
     while cfg.start_card == "redraw" and motif_of(start) in SPECIALS:
-        events.append(Event(f"Turned up: {card_label(start)}, a special; it goes under the draw pile."))
+        events.append(Event(
+            f"Turned up: {card_label(start)}, a special; it goes under the draw pile."))
         pile.append(start)
         start = pile.pop(0)
     events.append(Event(
@@ -582,7 +583,7 @@ class MaunzRules:
         return tuple(actions)
 
     def _check_play(self, s: MaunzState, seat: int, a: Play) -> None:
-        if a.card not in s.hands[seat]:
+        if not isinstance(a.card, str) or a.card not in s.hands[seat]:
             raise IllegalAction(f"{_label_or_id(a.card)} is not in your hand")
         if not is_playable(a.card, s.top_motif, s.active_colour):
             raise IllegalAction(

@@ -308,7 +308,8 @@ def test_t_mm_23_observation_ignores_other_hidden_cards():
     s = RULES.new_game({"players": ["Ann", "Ben", "Cleo"]}, "leak")
     # Move one of Cleo's cards into the draw pile and back in another place.
     card = s.hands[2][0]
-    changed = replace(s, hands=(s.hands[0], s.hands[1], hand_order(s.hands[2][1:] + (s.draw_pile[0],))),
+    cleo = hand_order(s.hands[2][1:] + (s.draw_pile[0],))
+    changed = replace(s, hands=(s.hands[0], s.hands[1], cleo),
                       draw_pile=(card,) + s.draw_pile[1:])
     assert changed.hands[2] != s.hands[2]
     assert RULES.observe(changed, 1) == RULES.observe(s, 1)
@@ -767,3 +768,19 @@ def test_good_bot_beats_its_fair_share_against_random_bots():
                                                        RULES.legal_actions(s, seat), rng))
         wins += RULES.result(s).winners == (0,)
     assert wins > 60 / 3 * 1.2
+
+
+def test_opening_events_tell_each_seat_only_its_own_hand():
+    s, events = RULES.new_game_with_events({"players": ["Ann", "Ben", "Cleo"]}, "open")
+    deal = events[-1]
+    for seat, hand in enumerate(s.hands):
+        assert all(mm.card_label(c) in deal.private[seat] for c in hand)
+        assert not any(mm.card_label(c) in deal.public for c in hand)
+    assert mm.card_label(s.top_card) in deal.public
+
+
+def test_apply_rejects_malformed_plays():
+    s = table([["red-cat1", "blue-cat6"], ["green-cat1"]], "red-cat3")
+    for bad in (Play(["red-cat1"]), Play("red-cat1", call="meow"), Play("nonsense")):
+        with pytest.raises(IllegalAction):
+            RULES.apply(s, 0, bad)
