@@ -890,7 +890,8 @@ class MaunzRules:
 
 
 def _label_or_id(card_id: str) -> str:
-    return card_label(card_id) if card_id in _MOTIF_OF else repr(card_id)
+    known = isinstance(card_id, str) and card_id in _MOTIF_OF
+    return card_label(card_id) if known else repr(card_id)
 
 
 _CALL_PATTERNS = (
