@@ -666,7 +666,9 @@ class TatzenRules:
         if not words:
             raise IllegalAction("type play <card number>, guess <player> <property> or pass")
         verb, args = words[0].casefold(), words[1:]
-        if verb == "pass" and not args:
+        if verb == "pass":
+            if args:
+                raise IllegalAction("pass takes nothing after it")
             return Pass()
         if verb == "play":
             if len(args) != 1:

@@ -579,6 +579,7 @@ def test_parse_action_accepts_ids_words_and_prefixes(text, action):
 @pytest.mark.parametrize("text, message", [
     ("", "play"),
     ("dance", "unknown command"),
+    ("pass Ben", "nothing after"),
     ("play", "usage"),
     ("play 99", "no cat card"),
     ("guess Ben", "usage"),
