@@ -35,6 +35,7 @@ __all__ = [
     "COLOURS", "CAT_MOTIFS", "SPECIALS", "CONFIG_OPTIONS", "RULES", "RULES_SUMMARY",
     "MaunzConfig", "MaunzState", "MaunzObservation", "PublicMove", "Play", "Draw",
     "MaunzRules", "SimpleBot", "GoodBot", "build_deck", "card_label", "make_bot",
+    "CONFORMANCE_VARIANTS",
 ]
 
 # ------------------------------------------------------------------ components
@@ -135,6 +136,13 @@ CONFIG_OPTIONS: tuple[tuple[str, Any, Any, str], ...] = (
     ("start_player", int, 0, "seat (1-based) that starts round 1; 0 picks one at random"),
 )
 _OPTION_DEFAULTS = {key: default for key, _, default, _ in CONFIG_OPTIONS}
+
+# Extra option sets for the generic conformance test (registry contract).
+CONFORMANCE_VARIANTS: tuple[dict[str, Any], ...] = (
+    {"excluded_specials": "fairy,pooper,pirate,winking,party"},
+    {"excluded_specials": "pirate,party"},
+    {"max_turns_per_round": 15, "max_rounds": 3},
+)
 
 # Words that the action parser reads as calls or keywords, so names may not use them.
 _RESERVED_NAME_WORDS = {"maunz", "cats", "crazy"}
@@ -536,6 +544,16 @@ class MaunzRules:
         )
         return state, tuple(events)
 
+    def intro(self, s: MaunzState) -> str:
+        """The public opening of the current round, shown once when a game starts."""
+        hands, _, start, events = _deal_round(s.config, s.seed, s.round_no, s.round_start)
+        if (hands, start) == (s.hands, s.discard[-1]):
+            lines = [e.public for e in events]
+        else:       # a stacked deck: the deal cannot be retold, so summarise it
+            lines = [f"Round {s.round_no}: five cards each; "
+                     f"{s.players[s.round_start]} starts."]
+        return "\n".join(["Maunz Maunz: get rid of your cards; two cat tokens win.", *lines])
+
     def to_act(self, s: MaunzState) -> tuple[int, ...]:
         """The seat whose turn it is, or () when the game is over."""
         return () if s.finished else (s.to_move,)
@@ -658,7 +676,7 @@ class MaunzRules:
         required = required_call(len(t.hands[seat]))
         call = required if t.cfg.call_mode == "auto" else a.call
         said = f" and calls {CALL_WORDS[call]}" if call else ""
-        wish = f", wishing {a.wish}" if motif == "fairy" else ""
+        wish = f", wishing {a.wish}" + ("," if call else "") if motif == "fairy" else ""
         t.events.append(Event(f"{who} plays {card_label(a.card)}{wish}{said}."))
         # Step 3: a correct "Maunz maunz!" on the last card wins; no effect resolves.
         if not t.hands[seat] and call == MAUNZ_MAUNZ:

@@ -784,3 +784,10 @@ def test_apply_rejects_malformed_plays():
     for bad in (Play(["red-cat1"]), Play("red-cat1", call="meow"), Play("nonsense")):
         with pytest.raises(IllegalAction):
             RULES.apply(s, 0, bad)
+
+
+def test_intro_retells_the_public_deal_only():
+    s = RULES.new_game({"players": ["Ann", "Ben"]}, "intro")
+    text = RULES.intro(s)
+    assert f"Start card: {mm.card_label(s.top_card)}" in text
+    assert not any(mm.card_label(c) in text for h in s.hands for c in h)
