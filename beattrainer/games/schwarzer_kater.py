@@ -741,7 +741,7 @@ class KaterRules:
         return replace(s, choices=choices)
 
     def render(self, obs: KaterObs) -> str:
-        """The screen for one seat; never reprints the layout or moves (§1.6)."""
+        """The screen for one seat; never reprints the layout, row or moves (§1.6)."""
         names = obs.names
         n = len(obs.tokens)
         title = ("deciding round" if obs.round_no == DECIDING_ROUND
@@ -784,9 +784,9 @@ class KaterRules:
             else:
                 lines.append("The cat is laying out the tokens...")
             return lines
+        # The row under the hats is not shown even to the cat: with a human host,
+        # the mice watch the moves on the same screen (§1.5 "one screen works").
         lines.append("Hats:  " + hats_line(n))
-        if is_cat and obs.row is not None:
-            lines.append("Under the hats (only the cat sees this): " + row_text(obs.row))
         if obs.phase == "move":
             lines.append(f"The cat moves hats: {len(obs.moves)} of {obs.moves_per_round} done.")
             if is_cat and obs.your_turn:
