@@ -217,7 +217,7 @@ class _Session:
     def _read(self, prompt: str) -> str:
         try:
             return self.term.read(prompt)
-        except EOFError:
+        except (EOFError, KeyboardInterrupt):  # end of input or Ctrl-C: stop, keep the log
             self.term.write("")
             raise _Quit from None
 
