@@ -1,0 +1,200 @@
+"""Short-time features for onset detection (numpy only, causal).
+
+Every frame ends at its hop's last sample: nothing here looks ahead. The
+functions are pure and work on whole arrays of hops, so a streaming shell can
+call them once per block and get exactly what one call on the whole signal
+would give.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+# Band edges [Hz]: narrow at the bottom where voicing lives, wide at the top
+# where fricatives and clicks live. The top band stops below 8 kHz (16 kHz rate).
+BAND_EDGES_HZ = (100.0, 300.0, 600.0, 1000.0, 1600.0, 2500.0, 3600.0, 5000.0, 7800.0)
+POWER_FLOOR = 1e-12  # [power] keeps log() finite on digital silence (about -120 dBFS)
+
+
+def frame_signal(samples: np.ndarray, frame_samples: int, hop_samples: int) -> np.ndarray:
+    """Cut a signal into overlapping frames, one per complete hop.
+
+    Parameters
+    ----------
+    samples : np.ndarray, shape (n,)
+        Signal; the first `frame_samples - hop_samples` samples are history
+        that only completes the first frame.
+    frame_samples, hop_samples : int
+        Frame length and hop [samples].
+
+    Returns
+    -------
+    np.ndarray, shape (n_hops, frame_samples)
+        A read-only view; frame i ends at sample `frame_samples + i*hop_samples`.
+    """
+    n_hops = 0 if len(samples) < frame_samples else 1 + (len(samples) - frame_samples) // hop_samples
+    if n_hops == 0:
+        return np.zeros((0, frame_samples), dtype=samples.dtype)
+    return np.lib.stride_tricks.sliding_window_view(samples, frame_samples)[::hop_samples][:n_hops]
+
+
+def band_bin_edges(sr: int, frame_samples: int, edges_hz=BAND_EDGES_HZ) -> np.ndarray:
+    """FFT bin index where each band starts, plus the end of the last band.
+
+    Returns
+    -------
+    np.ndarray of int, shape (n_bands + 1,)
+    """
+    bins = np.round(np.asarray(edges_hz) * frame_samples / sr).astype(int)
+    bins = np.clip(bins, 1, frame_samples // 2)
+    return bins
+
+
+def band_powers(frames: np.ndarray, window: np.ndarray, bin_edges: np.ndarray) -> np.ndarray:
+    """Total power per band of each windowed frame.
+
+    Parameters
+    ----------
+    frames : np.ndarray, shape (n_hops, frame_samples)
+    window : np.ndarray, shape (frame_samples,)
+    bin_edges : np.ndarray of int, shape (n_bands + 1,), from `band_bin_edges`
+
+    Returns
+    -------
+    np.ndarray, shape (n_hops, n_bands), float64 power summed over each band's bins
+    """
+    n_bands = len(bin_edges) - 1
+    if len(frames) == 0:
+        return np.zeros((0, n_bands))
+    spectrum = np.fft.rfft(frames * window, axis=1)
+    power = spectrum.real**2 + spectrum.imag**2
+    sums = np.add.reduceat(power[:, : bin_edges[-1]], bin_edges[:-1], axis=1)
+    return sums + POWER_FLOOR
+
+
+def power_db(power: np.ndarray) -> np.ndarray:
+    """10 log10 of a power array [dB]."""
+    return 10.0 * np.log10(power)
+
+
+def smooth_hops(values_db: np.ndarray, history_db: np.ndarray) -> np.ndarray:
+    """Causal moving average over `len(history_db) + 1` hops.
+
+    Parameters
+    ----------
+    values_db : np.ndarray, shape (n_hops, n_bands)
+    history_db : np.ndarray, shape (k, n_bands)
+        The k hops before `values_db` (the state a stream carries along).
+
+    Returns
+    -------
+    np.ndarray, shape (n_hops, n_bands)
+    """
+    k = len(history_db)
+    joined = np.concatenate([history_db, values_db])
+    total = joined[k:].copy()
+    for lag in range(1, k + 1):  # fixed summation order: identical for any block split
+        total += joined[k - lag : len(joined) - lag]
+    return total / (k + 1)
+
+
+class MinimumFloor:
+    """Running noise floor per band: the minimum over the last few chunks of hops.
+
+    Chunk boundaries sit at fixed absolute hop indices, so any split of a
+    stream into blocks gives the same floor. Within the newest, unfinished
+    chunk the running minimum counts too, so the floor answers from the
+    first hop on.
+
+    Parameters
+    ----------
+    n_bands : int
+    chunk_hops : int
+        Hops per chunk.
+    n_chunks : int
+        Completed chunks remembered; the window is n_chunks to n_chunks + 1 chunks.
+    """
+
+    def __init__(self, n_bands: int, chunk_hops: int, n_chunks: int) -> None:
+        self.chunk_hops = int(chunk_hops)
+        self._chunk_minima: list[np.ndarray] = []
+        self._n_chunks = int(n_chunks)
+        self._current = np.full(n_bands, np.inf)
+        self._done_min = np.full(n_bands, np.inf)
+        self._position = 0  # hops already seen in the current chunk
+
+    def update(self, levels_db: np.ndarray) -> np.ndarray:
+        """Floor after each of the given hops.
+
+        Parameters
+        ----------
+        levels_db : np.ndarray, shape (n_hops, n_bands)
+
+        Returns
+        -------
+        np.ndarray, shape (n_hops, n_bands) [dB]; inf where nothing was seen yet
+        """
+        out = np.empty_like(levels_db)
+        start = 0
+        while start < len(levels_db):
+            stop = min(len(levels_db), start + self.chunk_hops - self._position)
+            running = np.minimum.accumulate(
+                np.vstack([self._current, levels_db[start:stop]]), axis=0)[1:]
+            out[start:stop] = np.minimum(running, self._done_min)
+            self._current = running[-1]
+            self._position += stop - start
+            if self._position == self.chunk_hops:
+                self._chunk_minima = (self._chunk_minima + [self._current])[-self._n_chunks:]
+                self._done_min = np.min(self._chunk_minima, axis=0)
+                self._current = np.full_like(self._current, np.inf)
+                self._position = 0
+            start = stop
+        return out
+
+
+def excess_db(level_db: np.ndarray, floor_db: np.ndarray) -> np.ndarray:
+    """How far each band is above its noise floor, never below zero [dB]."""
+    return np.maximum(level_db - floor_db, 0.0)
+
+
+def clean_level_db(power: np.ndarray, floor_db: np.ndarray, over_subtraction: float,
+                   residue: float) -> np.ndarray:
+    """Broadband level of what stands above the noise, relative to the noise [dB].
+
+    Spectral subtraction per band, summed over bands: the estimate of the
+    clean sound's energy, so its dips and peaks follow the clean sound's own
+    short-time energy, the quantity the ground truth is defined on.
+
+    Parameters
+    ----------
+    power : np.ndarray, shape (n_hops, n_bands)
+        Band powers.
+    floor_db : np.ndarray, shape (n_hops, n_bands)
+        Noise floor per band [dB].
+    over_subtraction : float
+        Multiple of the floor subtracted (noise fluctuates above its floor).
+    residue : float
+        Fraction of the noise power kept so that silence has a finite level.
+
+    Returns
+    -------
+    np.ndarray, shape (n_hops,), level [dB re the total noise floor power]
+    """
+    noise = 10.0 ** (floor_db / 10.0)
+    clean = np.maximum(power - over_subtraction * noise, 0.0).sum(axis=1)
+    total_noise = noise.sum(axis=1)
+    return 10.0 * np.log10((clean + residue * total_noise) / total_noise)
+
+
+def spectral_flatness(power: np.ndarray) -> np.ndarray:
+    """Geometric over arithmetic mean of band powers, per hop (1 = flat, 0 = peaky).
+
+    Parameters
+    ----------
+    power : np.ndarray, shape (n_hops, n_bands)
+        Power per bin (band sums divided by band widths).
+
+    Returns
+    -------
+    np.ndarray, shape (n_hops,)
+    """
+    return np.exp(np.mean(np.log(power), axis=1)) / np.mean(power, axis=1)

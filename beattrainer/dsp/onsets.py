@@ -1,0 +1,377 @@
+"""Causal onset detection for speech: one onset per syllable, grouped into words.
+
+How it works
+------------
+1. Band levels: 8 ms frames every 2 ms, power in eight bands (features.py).
+2. Noise floor per band: the minimum of the smoothed level over the last
+   `floor_window_s`, so stationary noise (pink, hum) and the quiet parts of
+   babble sink into it within a second.
+3. Level `e` [dB re noise]: spectral subtraction of the floor per band,
+   summed over bands: an estimate of the clean sound's energy, the quantity
+   the ground truth is defined on.
+4. Syllables: an onset fires when `e` has risen by `rise_db` from its lowest
+   point since the last syllable *and* `e` dipped by `dip_db` below that
+   syllable's peak in between (a consonant closure or a pause): the vowel
+   after /m/ or /s/ rises without a dip, so it fires nothing. Gates against
+   the speaker's level keep weaker sounds out: babble behind the speakers,
+   and release bursts or breathy tails inside a word. The onset time is
+   backtracked to where the rise left the valley, so it lies before the
+   moment of detection; `Onset.detected_s - Onset.time_s` is the latency.
+5. Percussion: a rise that is abrupt and broadband is held for `decay_wait_s`;
+   if its level then falls away (a clap, a knock, a snap) it is reported as
+   percussion, otherwise as a syllable (a /t/ or /k/ burst runs into a vowel).
+6. Words: a syllable after at least `word_gap_s` of near-silence (relative to
+   the speaker's level) starts a word;
+   a word is reported when the next one starts or the silence after it has
+   lasted `word_gap_s`.
+
+The shell `OnsetDetector.feed(block)` only holds buffers and state; any split
+of the same signal into blocks gives the same events.
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+import numpy as np
+
+from beattrainer.dsp import features
+from beattrainer.events import Onset, OnsetKind, Word
+
+
+@dataclass(frozen=True)
+class OnsetConfig:
+    """Tuning of the onset detector (times in seconds, levels in dB)."""
+
+    hop_s: float = 0.002            # analysis hop
+    frame_s: float = 0.008          # analysis frame (ends at the hop: causal)
+    floor_smooth_hops: int = 8      # causal smoothing before the floor tracker
+    slow_hops: int = 8              # the slow level averages this many hops of power:
+                                    # with the frame, 22 ms, over a whole pitch period
+    refine_s: float = 0.02          # the fast level refines the onset this far back
+    fast_back_db: float = 3.0       # ... to where it first exceeds the valley + this
+    floor_window_s: float = 0.8     # the floor is the minimum over this long
+    floor_min_db: float = -50.0     # [dB per band] the floor never sinks below this
+                                    # (about -70 dBFS noise): digital silence must
+                                    # not make faint hiss look like speech
+    over_subtraction: float = 2.0   # noise fluctuates above its tracked minimum
+    residue: float = 0.1            # silence sits at 10 log10(residue) = -10 dB
+    rise_db: float = 6.0            # rise from the valley that fires an onset
+    on_db: float = 6.0              # minimum level at the moment of firing
+    dip_db: float = 6.0             # dip below the syllable's peak that re-arms
+    back_db: float = 3.0            # backtrack to where `e` left the background + back_db
+    background_s: float = 0.1       # time constant of the background level (silent hops)
+    min_ioi_s: float = 0.07         # minimum time between syllables
+    word_gate_db: float = 15.0      # a word's first syllable reaches speaker level minus this
+    syllable_gate_db: float = 15.0  # later syllables reach the word's peak minus this
+    level_memory: int = 12          # syllable peaks the speaker level is the median of
+    silence_db: float = 3.0         # below this (or speaker level - silence_below_db) is silence
+    silence_below_db: float = 20.0
+    word_gap_s: float = 0.10        # silence that separates words
+    onset_offset_s: float = 0.004   # frame group delay subtracted from onset times
+    backtrack_s: float = 0.25       # how far back an onset may be placed
+    percussion_rise_hops: int = 3   # an abrupt rise reaches its level within this
+    percussion_flatness: float = 0.25
+    percussion_decay_db: float = 10.0
+    decay_wait_s: float = 0.03
+
+
+DEFAULT_CONFIG = OnsetConfig()
+
+
+def backtrack_hop(levels_db, newest_hop: int, target_db: float, oldest_hop: int) -> float:
+    """Where the current rise crossed `target_db`, interpolated between hops.
+
+    Parameters
+    ----------
+    levels_db : sequence of float
+        Recent levels; the last entry belongs to `newest_hop`.
+    newest_hop : int
+        Absolute index of the last entry.
+    target_db : float
+        Level whose last upward crossing is wanted.
+    oldest_hop : int
+        Do not go back before this hop.
+
+    Returns
+    -------
+    float, absolute (fractional) hop index of the crossing
+    """
+    hop = newest_hop
+    above = levels_db[-1]
+    for value in reversed(list(levels_db)[:-1]):
+        if hop - 1 < oldest_hop:
+            return float(hop)
+        if value <= target_db:
+            # linear interpolation between hop-1 (below) and hop (above)
+            fraction = (target_db - value) / max(above - value, 1e-9)
+            return hop - 1 + min(max(fraction, 0.0), 1.0)
+        above = value
+        hop -= 1
+    return float(hop)
+
+
+def median_level(peaks_db) -> float:
+    """The speaker's level: median of recent syllable peaks (-inf before the first) [dB]."""
+    return float(np.median(peaks_db)) if len(peaks_db) else float("-inf")
+
+
+class OnsetDetector:
+    """Stateful streaming shell: `feed(block)` returns the events it completed.
+
+    Parameters
+    ----------
+    sr : int
+        Rate of the blocks [Hz].
+    config : OnsetConfig
+
+    Notes
+    -----
+    Events are `Onset` (kind syllable or percussion) and `Word`, in the order
+    they became known. Call `flush()` at the end of a stream to close the last
+    word.
+    """
+
+    def __init__(self, sr: int, config: OnsetConfig = DEFAULT_CONFIG) -> None:
+        self.sr = int(sr)
+        self.config = config
+        c = config
+        self.hop_samples = max(1, int(round(c.hop_s * sr)))
+        self.frame_samples = max(self.hop_samples, int(round(c.frame_s * sr)))
+        self._hop_s = self.hop_samples / self.sr
+        self._window = np.hanning(self.frame_samples + 2)[1:-1]
+        self._bin_edges = features.band_bin_edges(sr, self.frame_samples)
+        self._band_widths = np.maximum(np.diff(self._bin_edges), 1)
+        n_bands = len(self._bin_edges) - 1
+        self._tail = np.zeros(0, dtype=np.float32)
+        # history of the floor's smoother: starts at the first frame's level
+        self._floor_hist = None
+        self._power_hist = np.full((c.slow_hops - 1, n_bands), features.POWER_FLOOR)
+        self._refine_hops = int(round(c.refine_s / self._hop_s))
+        chunk_hops = max(1, int(round(0.05 / self._hop_s)))
+        n_chunks = max(1, int(round(c.floor_window_s / (chunk_hops * self._hop_s))))
+        self._floor_tracker = features.MinimumFloor(n_bands, chunk_hops, n_chunks)
+        self._min_ioi_hops = c.min_ioi_s / self._hop_s
+        self._word_gap_hops = c.word_gap_s / self._hop_s
+        self._decay_wait_hops = int(round(c.decay_wait_s / self._hop_s))
+        self._hop = -1                      # index of the last analysed hop
+        size = max(2, int(round(c.backtrack_s / self._hop_s)))
+        self._recent = deque(maxlen=size)          # slow level per hop
+        self._recent_fast = deque(maxlen=size)     # fast level per hop
+        self._recent_silent = deque(maxlen=size)   # was that hop silent?
+        self._recent_flatness = deque(maxlen=size)
+        self._armed = True
+        self._valley_db = float("inf")
+        self._valley_hop = 0
+        self._syllable_peak_db = float("-inf")
+        self._word_peak_db = float("-inf")
+        self._peaks = deque(maxlen=c.level_memory)
+        self._speaker_level_db = float("-inf")
+        self._last_onset_hop = -(10**9)
+        self._silent_hops = 10**9
+        self._background_db = float("nan")
+        self._background_alpha = min(1.0, self._hop_s / c.background_s)
+        self._pending: dict | None = None   # an abrupt onset waiting for its decay
+        self._word: list[float] = []
+
+    # -- public -------------------------------------------------------------
+
+    @property
+    def latency_s(self) -> float:
+        """Inherent latency [s]: how long after its start an abrupt onset is reported.
+
+        The frame's group delay plus the hops a sharp rise needs to cross the
+        thresholds; a gradual onset (a soft /m/) takes longer, and a percussion
+        candidate waits `decay_wait_s` more.
+        """
+        return self.config.onset_offset_s + 2 * self._hop_s
+
+    @property
+    def speaker_level_db(self) -> float:
+        """Current estimate of the speakers' syllable peak level [dB re noise]."""
+        return self._speaker_level_db
+
+    def feed(self, block: np.ndarray) -> list:
+        """Analyse the next block of mono samples; return the events it completed."""
+        block = np.asarray(block, dtype=np.float32).reshape(-1)
+        signal = np.concatenate([self._tail, block])
+        frames = features.frame_signal(signal, self.frame_samples, self.hop_samples)
+        self._tail = signal[len(frames) * self.hop_samples:]
+        if len(frames) == 0:
+            return []
+        fast, slow, flatness = self._analyse(frames)
+        events: list = []
+        for e_fast, e_slow, flat in zip(fast.tolist(), slow.tolist(), flatness.tolist()):
+            self._hop += 1
+            self._recent_fast.append(e_fast)
+            self._step(e_slow, flat, events)
+        return events
+
+    def flush(self) -> list:
+        """End of stream: report a pending onset and the last word."""
+        events: list = []
+        if self._pending is not None:
+            self._resolve_pending(events)
+        self._close_word(events)
+        return events
+
+    def run(self, blocks) -> list:
+        """Feed every block of an iterable, then flush; return all events."""
+        events: list = []
+        for block in blocks:
+            events.extend(self.feed(block))
+        events.extend(self.flush())
+        return events
+
+    # -- analysis -----------------------------------------------------------
+
+    def _analyse(self, frames: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        c = self.config
+        power = features.band_powers(frames, self._window, self._bin_edges)
+        level = features.power_db(power)
+        if self._floor_hist is None:
+            self._floor_hist = np.repeat(level[:1], c.floor_smooth_hops - 1, axis=0)
+        for_floor = features.smooth_hops(level, self._floor_hist)
+        floor = np.maximum(self._floor_tracker.update(for_floor), c.floor_min_db)
+        self._floor_hist = np.concatenate([self._floor_hist, level])[-(c.floor_smooth_hops - 1):]
+        slow_power = features.smooth_hops(power, self._power_hist)
+        self._power_hist = np.concatenate([self._power_hist, power])[-(c.slow_hops - 1):]
+        fast = features.clean_level_db(power, floor, c.over_subtraction, c.residue)
+        slow = features.clean_level_db(slow_power, floor, c.over_subtraction, c.residue)
+        return fast, slow, features.spectral_flatness(power / self._band_widths)
+
+    # -- the per-hop state machine -------------------------------------------
+
+    def _time_of_hop(self, hop: float) -> float:
+        """Stream time [s] of the end of `hop`'s frame (the first frame is a whole one)."""
+        return (self.frame_samples + hop * self.hop_samples) / self.sr
+
+    def _step(self, e: float, flat: float, events: list) -> None:
+        c = self.config
+        hop = self._hop
+        silence = max(c.silence_db, self.speaker_level_db - c.silence_below_db)
+        self._silent_hops = self._silent_hops + 1 if e < silence else 0
+        if self._background_db != self._background_db:  # nan: first hop
+            self._background_db = e
+        elif e < silence:
+            self._background_db += self._background_alpha * (e - self._background_db)
+        self._recent.append(e)
+        self._recent_silent.append(e < silence)
+        self._recent_flatness.append(flat)
+        if self._pending is not None:
+            self._pending["peak"] = max(self._pending["peak"], e)
+            if hop >= self._pending["decide_hop"]:
+                self._resolve_pending(events)
+        if self._word and self._pending is None and self._silent_hops >= self._word_gap_hops:
+            self._close_word(events)
+        if not self._armed:
+            self._syllable_peak_db = max(self._syllable_peak_db, e)
+            self._word_peak_db = max(self._word_peak_db, e)
+            if e <= self._syllable_peak_db - c.dip_db:
+                self._peaks.append(self._syllable_peak_db)
+                self._speaker_level_db = median_level(self._peaks)
+                self._armed = True
+                self._valley_db, self._valley_hop = e, hop
+            return
+        if e < self._valley_db:
+            self._valley_db, self._valley_hop = e, hop
+        if (e - self._valley_db >= c.rise_db and e >= c.on_db
+                and hop - self._last_onset_hop >= self._min_ioi_hops):
+            self._try_fire(e, events)
+
+    def _try_fire(self, e: float, events: list) -> None:
+        c = self.config
+        hop = self._hop
+        oldest = max(self._valley_hop, hop - len(self._recent) + 1)
+        base_db = max(self._valley_db, min(self._background_db, e - c.rise_db))
+        slow_hop = backtrack_hop(self._recent, hop, base_db + c.back_db, oldest)
+        onset_hop = self._refine(slow_hop, base_db + c.fast_back_db)
+        starts_word = self._silence_before_hops(int(np.floor(onset_hop))) >= self._word_gap_hops
+        if starts_word or not self._word:
+            gate = self.speaker_level_db - c.word_gate_db
+        else:
+            gate = self._word_peak_db - c.syllable_gate_db
+        if e < gate:
+            return
+        rise_hops = hop - int(np.floor(onset_hop))
+        onset = {
+            "time_s": max(0.0, self._time_of_hop(onset_hop) - c.onset_offset_s),
+            "strength": e - self._valley_db,
+            "starts_word": starts_word,
+            "peak": e,
+            "decide_hop": hop + self._decay_wait_hops,
+        }
+        self._armed = False
+        self._syllable_peak_db = e
+        self._last_onset_hop = hop
+        flatness = max(list(self._recent_flatness)[-(rise_hops + 1):])
+        if self._pending is not None:
+            self._resolve_pending(events)
+        if rise_hops <= c.percussion_rise_hops and flatness >= c.percussion_flatness:
+            self._pending = onset
+        else:
+            self._emit_syllable(onset, events)
+
+    def _refine(self, slow_hop: float, target_db: float) -> float:
+        """First upward crossing of `target_db` by the fast level shortly before `slow_hop`."""
+        fast = self._recent_fast
+        first = self._hop - len(fast) + 1
+        start = max(first, int(np.floor(slow_hop)) - self._refine_hops, self._valley_hop)
+        previous = fast[start - first]
+        for hop in range(start + 1, self._hop + 1):
+            value = fast[hop - first]
+            if value >= target_db > previous:
+                return hop - 1 + (target_db - previous) / max(value - previous, 1e-9)
+            previous = value
+        return slow_hop
+
+    def _silence_before_hops(self, onset_hop: int) -> float:
+        """How many hops were silent right before `onset_hop`.
+
+        Counts back through the recent buffer; running off its start (or the
+        stream's start) counts as silence all the way.
+        """
+        flags = self._recent_silent
+        index = onset_hop - 1 - (self._hop - len(flags) + 1)
+        silent = 0
+        while index >= 0 and flags[index]:
+            silent += 1
+            index -= 1
+        return float("inf") if index < 0 else float(silent)
+
+    def _resolve_pending(self, events: list) -> None:
+        c = self.config
+        onset, self._pending = self._pending, None
+        decayed = onset["peak"] - self._recent[-1] >= c.percussion_decay_db
+        if decayed:
+            events.append(Onset(time_s=onset["time_s"], strength=onset["strength"],
+                                kind=OnsetKind.PERCUSSION,
+                                detected_s=self._time_of_hop(self._hop)))
+            # a percussive hit is no syllable: let the next rise fire freely
+            self._armed = True
+            self._valley_db, self._valley_hop = self._recent[-1], self._hop
+            self._last_onset_hop = -(10**9)
+        else:
+            self._emit_syllable(onset, events)
+
+    def _emit_syllable(self, onset: dict, events: list) -> None:
+        starts_word = onset["starts_word"] or not self._word
+        if starts_word:
+            self._close_word(events)
+            self._word_peak_db = onset["peak"]
+        events.append(Onset(time_s=onset["time_s"], strength=onset["strength"],
+                            kind=OnsetKind.SYLLABLE,
+                            detected_s=self._time_of_hop(self._hop),
+                            starts_word=starts_word))
+        self._word.append(onset["time_s"])
+
+    def _close_word(self, events: list) -> None:
+        if self._word:
+            events.append(Word(onset_s=self._word[0], syllable_onsets_s=tuple(self._word),
+                               detected_s=self._time_of_hop(self._hop)))
+            self._word = []
+
+
+def detect(samples: np.ndarray, sr: int, config: OnsetConfig = DEFAULT_CONFIG) -> list:
+    """Run the streaming detector over a whole signal in one block (see `OnsetDetector`)."""
+    return OnsetDetector(sr, config).run([samples])

@@ -1,0 +1,259 @@
+"""Onset detection accuracy and speed on rendered performances, against librosa.
+
+    python benchmarks/onsets.py [--n 56] [--seed 7] [--no-librosa] [--per-condition]
+
+Renders a seeded set of performances (random cards, periods 0.9-2.6 s, 1-4
+voices, clean and 30/20/10 dB pink or babble noise, some with reverb and
+timing jitter) through the renderer's Python API, runs the streaming onset
+detector on each (fed in 512-sample blocks, like the microphone) and
+`librosa.onset.onset_detect` (default settings, and a setting tuned for speech)
+on the same audio, and prints, side by side:
+
+- syllable and word F-measure at +/-50 ms and +/-25 ms,
+- median and 95th percentile absolute word-onset error [ms] (matched at 50 ms),
+- median detection latency [ms]: when the detector reported a word's first
+  syllable, minus the true onset (librosa is offline: its figure is the
+  look-ahead its centred frames and peak picking need),
+- realtime factor on one core (processing time / audio duration).
+
+Words for librosa: an onset with no other onset in the `WORD_GAP_S` before it
+starts a word (the same rule of thumb a caller would need).
+"""
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")  # one core: no threaded BLAS/FFT
+os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+
+import argparse  # noqa: E402
+import time  # noqa: E402
+from dataclasses import dataclass, field  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+from beattrainer.dsp.onsets import OnsetDetector  # noqa: E402
+from beattrainer.events import Onset, OnsetKind, Word  # noqa: E402
+
+BLOCK_SAMPLES = 512
+WORD_GAP_S = 0.3
+CONDITIONS = (  # (noise kind, SNR dB or None)
+    ("clean", None), ("pink", 30.0), ("babble", 30.0), ("pink", 20.0),
+    ("babble", 20.0), ("pink", 10.0), ("babble", 10.0),
+)
+
+
+@dataclass
+class Case:
+    """One rendered performance."""
+
+    samples: np.ndarray
+    sr: int
+    truth: dict
+    condition: str
+
+
+@dataclass
+class Tally:
+    """Counts and errors of one method over many files."""
+
+    hits: dict = field(default_factory=lambda: {k: 0 for k in ("s50", "s25", "w50", "w25")})
+    n_est_syl: int = 0
+    n_ref_syl: int = 0
+    n_est_word: int = 0
+    n_ref_word: int = 0
+    word_errors_s: list = field(default_factory=list)
+    latencies_s: list = field(default_factory=list)
+    seconds: float = 0.0
+    audio_s: float = 0.0
+
+    def f(self, key: str) -> float:
+        """F-measure for 's50', 's25', 'w50' or 'w25'."""
+        n_est, n_ref = (self.n_est_syl, self.n_ref_syl) if key[0] == "s" else \
+            (self.n_est_word, self.n_ref_word)
+        hits = self.hits[key]
+        if n_est + n_ref == 0:
+            return 1.0
+        return 2.0 * hits / (n_est + n_ref)
+
+
+def make_cases(n: int, seed: int) -> list[Case]:
+    """Render `n` seeded performances over the conditions."""
+    from beattrainer.mzkz.catalog import load_catalog
+    from beattrainer.mzkz.sequence import Mode, SequenceError, compile_performance
+    from beattrainer.synth.clips import ClipLibrary
+    from beattrainer.synth.render import RenderError, RenderOptions, render_performance
+
+    rng = np.random.default_rng(seed)
+    catalog = load_catalog()
+    clips = ClipLibrary.load()
+    ids = sorted(catalog.cards)
+    players = ("Anna", "Ben", "Cem", "Dora")
+    cases: list[Case] = []
+    while len(cases) < n:
+        noise, snr = CONDITIONS[len(cases) % len(CONDITIONS)]
+        n_cards = int(rng.integers(2, 6))
+        cards = [str(c) for c in rng.choice(ids, size=n_cards, replace=False)]
+        options = RenderOptions(
+            period_s=float(rng.uniform(0.9, 2.6)), voices=int(rng.integers(1, 5)),
+            snr_db=snr, noise="pink" if noise == "clean" else noise,
+            reverb=bool(rng.random() < 0.25), jitter_ms=float(rng.choice([0.0, 10.0, 20.0])),
+            split=str(rng.choice(["train", "test"])), seed=int(rng.integers(1 << 30)))
+        try:
+            perf = compile_performance(cards, Mode("highscore"), players=players[:options.voices],
+                                       catalog=catalog)
+            samples, sr, truth = render_performance(
+                perf, clips, np.random.default_rng(options.seed), options)
+        except (SequenceError, RenderError):
+            continue
+        label = noise if snr is None else f"{noise} {snr:.0f} dB"
+        cases.append(Case(samples, sr, truth, label + (" +reverb" if options.reverb else "")))
+    return cases
+
+
+def reference(truth: dict) -> tuple[list[float], list[float]]:
+    """True syllable and word onsets [s] of a performance."""
+    syllables, words = [], []
+    for word in truth["words"]:
+        words.append(word["onset_s"])
+        syllables.extend(word["syllable_onsets_s"] or [word["onset_s"]])
+    return sorted(syllables), sorted(words)
+
+
+def match(estimated: list[float], reference_s: list[float], tolerance_s: float) -> list[tuple]:
+    """Greedy one-to-one matching by closeness; returns (estimate, reference) pairs."""
+    pairs = sorted(
+        ((abs(e - r), i, j) for i, e in enumerate(estimated) for j, r in enumerate(reference_s)
+         if abs(e - r) <= tolerance_s))
+    used_e, used_r, out = set(), set(), []
+    for _, i, j in pairs:
+        if i not in used_e and j not in used_r:
+            used_e.add(i)
+            used_r.add(j)
+            out.append((estimated[i], reference_s[j]))
+    return out
+
+
+def score(tally: Tally, syllables: list[float], words: list[float], truth: dict,
+          detected_s: dict | None = None) -> None:
+    """Add one file's result to a tally."""
+    ref_syl, ref_word = reference(truth)
+    tally.n_est_syl += len(syllables)
+    tally.n_ref_syl += len(ref_syl)
+    tally.n_est_word += len(words)
+    tally.n_ref_word += len(ref_word)
+    tally.hits["s50"] += len(match(syllables, ref_syl, 0.05))
+    tally.hits["s25"] += len(match(syllables, ref_syl, 0.025))
+    pairs = match(words, ref_word, 0.05)
+    tally.hits["w50"] += len(pairs)
+    tally.hits["w25"] += len(match(words, ref_word, 0.025))
+    tally.word_errors_s.extend(abs(e - r) for e, r in pairs)
+    if detected_s is not None:
+        tally.latencies_s.extend(detected_s[e] - r for e, r in pairs)
+
+
+def run_ours(case: Case, tally: Tally) -> None:
+    """The streaming detector, fed like the microphone."""
+    samples = case.samples
+    start = time.perf_counter()
+    detector = OnsetDetector(case.sr)
+    events = []
+    for i in range(0, len(samples), BLOCK_SAMPLES):
+        events.extend(detector.feed(samples[i:i + BLOCK_SAMPLES]))
+    events.extend(detector.flush())
+    tally.seconds += time.perf_counter() - start
+    tally.audio_s += len(samples) / case.sr
+    syllables = [e.time_s for e in events if isinstance(e, Onset) and e.kind is OnsetKind.SYLLABLE]
+    words = [e.onset_s for e in events if isinstance(e, Word)]
+    detected = {e.time_s: e.detected_s for e in events
+                if isinstance(e, Onset) and e.kind is OnsetKind.SYLLABLE}
+    score(tally, syllables, words, case.truth, detected)
+
+
+LIBROSA_SETTINGS = {
+    "default": {},
+    # short hops, backtracking to the energy minimum before each peak, and a
+    # minimum distance of ~70 ms between peaks (one syllable)
+    "speech": {"hop_length": 64, "backtrack": True, "pre_max": 20, "post_max": 5,
+               "pre_avg": 50, "post_avg": 5, "wait": 17, "delta": 0.2},
+}
+
+
+def librosa_lookahead_s(setting: dict, sr: int) -> float:
+    """Look-ahead of librosa's centred frames plus its peak picking [s]."""
+    hop = setting.get("hop_length", 512)
+    frames = max(setting.get("post_max", 1), setting.get("post_avg", 1))
+    return (2048 // 2 + frames * hop) / sr
+
+
+def run_librosa(case: Case, tally: Tally, setting: dict) -> None:
+    """librosa.onset.onset_detect on the whole file (offline)."""
+    import librosa
+
+    start = time.perf_counter()
+    onsets = librosa.onset.onset_detect(y=case.samples, sr=case.sr, units="time", **setting)
+    tally.seconds += time.perf_counter() - start
+    tally.audio_s += len(case.samples) / case.sr
+    onsets = sorted(float(t) for t in onsets)
+    words = [t for k, t in enumerate(onsets) if k == 0 or t - onsets[k - 1] >= WORD_GAP_S]
+    score(tally, onsets, words, case.truth)
+    tally.latencies_s.append(librosa_lookahead_s(setting, case.sr))
+
+
+def row(name: str, tally: Tally) -> str:
+    """One line of the table."""
+    errors = np.asarray(tally.word_errors_s) * 1000.0
+    med, p95 = (np.median(errors), np.percentile(errors, 95)) if len(errors) else (np.nan,) * 2
+    latency = np.median(tally.latencies_s) * 1000.0 if tally.latencies_s else np.nan
+    rtf = tally.seconds / max(tally.audio_s, 1e-9)
+    return (f"{name:<22} {tally.f('s50'):7.3f} {tally.f('s25'):7.3f} {tally.f('w50'):7.3f} "
+            f"{tally.f('w25'):7.3f} {med:8.1f} {p95:8.1f} {latency:8.1f} {rtf:8.4f}")
+
+
+HEADER = (f"{'method':<22} {'syl@50':>7} {'syl@25':>7} {'word@50':>7} {'word@25':>7} "
+          f"{'med ms':>8} {'p95 ms':>8} {'lat ms':>8} {'RTF':>8}")
+
+
+def main() -> None:
+    """Render, detect, score, print."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=56, help="performances to render")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--no-librosa", action="store_true")
+    parser.add_argument("--per-condition", action="store_true",
+                        help="also print our figures per noise condition")
+    args = parser.parse_args()
+
+    t0 = time.perf_counter()
+    cases = make_cases(args.n, args.seed)
+    audio_s = sum(len(c.samples) / c.sr for c in cases)
+    print(f"{len(cases)} performances, {audio_s / 60:.1f} min of audio, "
+          f"rendered in {time.perf_counter() - t0:.0f} s (seed {args.seed})")
+    ours = Tally()
+    per_condition: dict[str, Tally] = {}
+    for case in cases:
+        run_ours(case, ours)
+        key = case.condition.replace(" +reverb", "")
+        run_ours(case, per_condition.setdefault(key, Tally()))
+        if "+reverb" in case.condition:
+            run_ours(case, per_condition.setdefault("any +reverb", Tally()))
+    print()
+    print(HEADER)
+    print(row("beattrainer (causal)", ours))
+    if not args.no_librosa:
+        for name, setting in LIBROSA_SETTINGS.items():
+            tally = Tally()
+            for case in cases:
+                run_librosa(case, tally, setting)
+            print(row(f"librosa {name}", tally))
+    print("(librosa is offline: its 'lat' is the look-ahead of its centred frames and "
+          "peak picking)")
+    if args.per_condition:
+        print()
+        print(HEADER)
+        for key in sorted(per_condition):
+            print(row(key, per_condition[key]))
+
+
+if __name__ == "__main__":
+    main()
