@@ -195,6 +195,139 @@ def _slot_line(slot, catalog, names) -> str:
         f"  [{who}]" if who else "")
 
 
+# ---------------------------------------------------------------- synthetic performances
+
+SYNTH_PLAYERS = ("Anna", "Ben", "Cem", "Jörg", "Siobhan", "Mei")
+
+
+@cli.command()
+@click.option("--cards", "cards_text", help="Card ids in draw order, e.g. 01,04,11 "
+              "(default for tutorials: the tutorial's cards).")
+@click.option("--tutorial", type=click.IntRange(1, 2), help="Tutorial 1 or 2.")
+@click.option("--challenge", type=click.IntRange(1, 9), help="Challenge 1-9.")
+@click.option("--highscore", is_flag=True, help="A highscore run (the default).")
+@click.option("--rules", type=click.IntRange(1, 9), help="With --highscore: a challenge's rules.")
+@click.option("--performance", type=click.IntRange(min=1),
+              help="Performance number (default: the last one the cards allow).")
+@click.option("--period", "period_s", type=float, default=1.2, show_default=True,
+              help="Word period T at the solos [s].")
+@click.option("--voices", type=click.IntRange(1, 12), default=3, show_default=True,
+              help="Group members speaking together.")
+@click.option("--snr", "snr_db", type=float, help="Add noise at this SNR [dB] (default: clean).")
+@click.option("--noise", type=click.Choice(["babble", "pink", "hum"]), default="pink",
+              show_default=True, help="Kind of noise for --snr.")
+@click.option("--reverb", is_flag=True, help="Add a simple room reverb.")
+@click.option("--jitter-ms", type=click.FloatRange(min=0), default=0.0, show_default=True,
+              help="Timing error per slot (standard deviation) [ms].")
+@click.option("--spread-ms", type=click.FloatRange(min=0), default=15.0, show_default=True,
+              help="Largest onset spread between the voices of one slot [ms].")
+@click.option("--drift-pct", type=float, default=0.0, show_default=True,
+              help="Tempo change over the performance [% of the period].")
+@click.option("--mistake", "mistake_text", help="Inject a mistake: KIND@SLOT, KIND one of "
+              "missing, unexpected_sound, wrong_word, off_beat, wrong_dynamics, tempo_drift.")
+@click.option("--players", help="Names clockwise from the lead (default: Anna,Ben,Cem,...).")
+@click.option("--split", type=click.Choice(["train", "test", "any"]), default="train",
+              show_default=True, help="Library voices to use (test = held-out voices).")
+@click.option("--no-percussion", is_flag=True, help="Leave out the cards' optional percussion.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Random seed.")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False), required=True,
+              help="Audio file to write (.wav, .flac, .ogg); the truth goes beside it "
+              "as NAME.truth.json.")
+@custom_cards_option
+def synth(cards_text, tutorial, challenge, highscore, rules, performance, period_s, voices,
+          snr_db, noise, reverb, jitter_ms, spread_ms, drift_pct, mistake_text, players, split,
+          no_percussion, seed, out_path, custom_cards) -> None:
+    """Render a performance from the library's voice clips, with its ground truth."""
+    import json
+    from pathlib import Path
+
+    import numpy as np
+
+    from beattrainer.audio import AudioError, write_audio
+    from beattrainer.mzkz.sequence import SequenceError, compile_performance
+    from beattrainer.synth.clips import ClipLibrary, ClipLibraryError
+    from beattrainer.synth.render import Mistake, RenderError, RenderOptions, render_performance
+
+    catalog = _catalog(custom_cards)
+    mode = _mode(tutorial, challenge, highscore, rules)
+    if cards_text:
+        ids = _card_ids(cards_text)
+    elif mode.kind == "tutorial":
+        ids = catalog.tutorials[mode.number].cards
+    else:
+        raise UserError("give the drawn cards with --cards, e.g. --cards 01,04,11")
+    names = tuple(n.strip() for n in players.split(",") if n.strip()) if players else \
+        SYNTH_PLAYERS[:max(voices, 2)]
+    out = Path(out_path)
+    if out.suffix.lower() not in (".wav", ".flac", ".ogg"):
+        raise UserError(f"{out}: unsupported output format (use .wav, .flac or .ogg)")
+    try:
+        clips = ClipLibrary.load()
+        perf = compile_performance(ids, mode, performance, players=names, catalog=catalog)
+        if {"09", "13"} & set(perf.cards_in_play):
+            known = set(clips.labels())
+            missing = [n for n in names if n.upper() not in known]
+            if missing:
+                raise UserError(f"no voice clips for the name {missing[0]!r} (available: "
+                                + ", ".join(SYNTH_PLAYERS) + ")")
+        options = RenderOptions(
+            period_s=period_s, voices=voices, snr_db=snr_db, noise=noise, reverb=reverb,
+            jitter_ms=jitter_ms, spread_ms=spread_ms, drift_pct=drift_pct,
+            mistake=Mistake.parse(mistake_text) if mistake_text else None, split=split,
+            percussion=not no_percussion, seed=seed)
+        samples, sr, truth = render_performance(perf, clips, np.random.default_rng(seed), options)
+        write_audio(out, samples, sr)
+    except (SequenceError, RenderError, ClipLibraryError, AudioError) as exc:
+        raise UserError(str(exc))
+    truth_path = out.with_name(out.stem + ".truth.json")
+    truth_path.write_text(json.dumps(truth, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    click.echo(f"{out}: {truth['duration_s']:.1f} s, {len(truth['slots'])} slots, "
+               f"{len(truth['words'])} words; truth in {truth_path}")
+
+
+# ---------------------------------------------------------------- reports
+
+@cli.command()
+@click.argument("report_file", type=click.Path(dir_okay=False))
+@click.option("--png", type=click.Path(dir_okay=False), help="Write the plots to this PNG.")
+@click.option("--csv", "csv_out", type=click.Path(dir_okay=False),
+              help="Write one row per slot to this CSV file.")
+def report(report_file: str, png: str | None, csv_out: str | None) -> None:
+    """Tempo accuracy report of a judged performance (a judge report JSON)."""
+    import csv
+    import json
+
+    from beattrainer.report.stats import csv_rows
+    from beattrainer.report.text import report_text
+
+    try:
+        with open(report_file, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"{report_file}: cannot read ({exc.__class__.__name__})")
+    except json.JSONDecodeError as exc:
+        raise UserError(f"{report_file}: not JSON ({exc.msg} at line {exc.lineno})")
+    if data.get("schema") == "beattrainer.run-report/1":
+        attempts = data.get("attempts") or []
+        if not attempts:
+            raise UserError(f"{report_file}: the run has no judged attempt")
+        data = attempts[-1]["report"]
+    if data.get("schema") != "beattrainer.judge-report/1":
+        raise UserError(f"{report_file}: not a judge report (schema beattrainer.judge-report/1)")
+    click.echo(report_text(data))
+    if csv_out:
+        rows = csv_rows(data)
+        with open(csv_out, "w", newline="", encoding="utf-8") as handle:
+            writer = csv.DictWriter(handle, fieldnames=list(rows[0]) if rows else ["index"])
+            writer.writeheader()
+            writer.writerows(rows)
+    if png:
+        from beattrainer.report.plots import save_report_png
+
+        save_report_png(data, png)
+        click.echo(f"plots written to {png}")
+
+
 # ---------------------------------------------------------------- companion games
 # One command per registered game (beattrainer/games/registry.py). A command's
 # variant options and rules summary come from the game module, imported only when

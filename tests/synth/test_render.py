@@ -1,0 +1,405 @@
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from beattrainer.audio import read_audio
+from beattrainer.cli import cli
+from beattrainer.mzkz.model import Expected, Performance, Role, Slot, Sound
+from beattrainer.mzkz.sequence import Mode, compile_performance
+from beattrainer.synth.clips import ClipLibrary
+from beattrainer.synth.render import (
+    MIN_FREE_GAP_S,
+    Mistake,
+    RenderError,
+    RenderOptions,
+    render_performance,
+)
+from beattrainer.synth.truth import syllable_onsets_s, true_onset_s
+
+PLAYERS = ("Anna", "Ben", "Cem")
+# normal words, substitutes, quiet/loud/high, silences, non-verbal, free timing, percussion
+CARDS = ("01", "04", "08", "14", "46", "26", "29", "10", "48", "24", "41", "11")
+
+
+@pytest.fixture(scope="module")
+def lib():
+    return ClipLibrary.load()
+
+
+@pytest.fixture(scope="module")
+def dip_db(lib):
+    index = json.loads((lib.folder / "index.json").read_text(encoding="utf-8"))
+    return {row["id"]: row["dip_db"] for row in index["clips"]}
+
+
+def perf_of(cards=CARDS, mode="highscore", players=PLAYERS):
+    return compile_performance(cards, Mode.parse(mode), players=players)
+
+
+def render(lib, seed=1, perf=None, **options):
+    return render_performance(perf or perf_of(), lib, np.random.default_rng(seed),
+                              RenderOptions(**options))
+
+
+def sounding_slots(truth):
+    return [s for s in truth["slots"] if s["end_s"] is not None]
+
+
+def window_before(truth, slot, pad_s=0.25):
+    """Start of a window before `slot`'s onset that holds no earlier sound."""
+    onset = slot["word_onset_s"]
+    earlier_ends = [s["end_s"] for s in sounding_slots(truth) if s["end_s"] < onset]
+    return max([onset - pad_s] + earlier_ends)
+
+
+# ------------------------------------------------------------------ truth vs audio
+
+def test_single_voice_word_onsets_are_where_energy_starts(lib):
+    samples, sr, truth = render(lib, voices=1, jitter_ms=20, percussion=False)
+    checked = 0
+    for slot in truth["slots"]:
+        if slot["word_onset_s"] is None or slot["role"] == "final":
+            continue
+        start_s = window_before(truth, slot)
+        overlaps = [s for s in sounding_slots(truth) if s is not slot and
+                    start_s < s["end_s"] and s["word_onset_s"] and s["word_onset_s"] < slot["end_s"]]
+        if overlaps:
+            continue
+        start = int(start_s * sr)
+        found = true_onset_s(samples[start:int(slot["end_s"] * sr)], sr)
+        assert found + start / sr == pytest.approx(slot["word_onset_s"], abs=0.0015), slot["index"]
+        checked += 1
+    assert checked >= 20
+
+
+def test_single_voice_syllable_onsets_match_the_rendered_word(lib, dip_db):
+    samples, sr, truth = render(lib, voices=1, percussion=False)
+    words = [s for s in truth["slots"] if s["placed"] and s["placed"]["label"] == "MIEZEKATZE"]
+    assert len(words) > 10
+    for slot in words:
+        clip = lib.get(slot["placed"]["clip_ids"][0])
+        start = int(round((slot["word_onset_s"] - clip.onset_s) * sr))
+        segment = samples[start:start + clip.n_samples]
+        found = np.array(syllable_onsets_s(segment, sr, dip_db[clip.id])) + start / sr
+        assert len(found) == 4
+        assert np.allclose(found, slot["syllable_onsets_s"], atol=0.0015), slot["index"]
+
+
+def test_group_voices_start_within_the_spread_and_the_earliest_is_the_word_onset(lib):
+    samples, sr, truth = render(lib, voices=3, spread_ms=15, percussion=False)
+    for slot in truth["slots"]:
+        if slot["placed"] is None or slot["placed"]["kind"] != "voice":
+            continue
+        onsets = slot["voice_onsets_s"]
+        assert min(onsets) == slot["word_onset_s"]
+        assert max(onsets) - min(onsets) <= 0.015 + 1e-6
+        if slot["performer"] is None and slot["role"] != "solo":
+            assert len(set(slot["placed"]["voices"])) == 3
+        start = int(window_before(truth, slot) * sr)
+        found = true_onset_s(samples[start:int(slot["end_s"] * sr)], sr) + start / sr
+        assert found == pytest.approx(slot["word_onset_s"], abs=0.01)
+
+
+def test_words_and_percussion_lists_mirror_the_slots(lib):
+    _, _, truth = render(lib)
+    onsets = [w["onset_s"] for w in truth["words"]]
+    assert onsets == sorted(onsets)
+    assert {w["slot"] for w in truth["words"]} == {
+        s["index"] for s in truth["slots"] if s["voice_onsets_s"]}
+    assert len(truth["percussion"]) == sum(len(s["percussion"]) for s in truth["slots"])
+
+
+# ------------------------------------------------------------------ timing
+
+def test_grid_follows_the_period_and_the_solos(lib):
+    _, _, truth = render(lib, period_s=1.5, jitter_ms=0, spread_ms=0)
+    slots = truth["slots"]
+    assert slots[1]["expected_onset_s"] - slots[0]["expected_onset_s"] == pytest.approx(1.5)
+    assert slots[0]["word_onset_s"] == pytest.approx(slots[0]["expected_onset_s"], abs=1e-4)
+
+
+def test_jitter_stays_within_two_deviations(lib):
+    _, _, truth = render(lib, jitter_ms=20, spread_ms=0)
+    errors = [s["word_onset_s"] - s["expected_onset_s"] for s in truth["slots"]
+              if s["word_onset_s"] is not None and s["placed"]["kind"] == "voice"]
+    assert max(abs(e) for e in errors) <= 0.040 + 1e-4
+    assert np.std(errors) > 0.005
+
+
+def test_drift_lengthens_the_periods_linearly(lib):
+    _, _, truth = render(lib, perf=perf_of(("01", "04", "11")), drift_pct=10)
+    times = [s["expected_onset_s"] for s in truth["slots"]]
+    periods = np.diff(times)
+    assert periods[0] == pytest.approx(1.2, rel=0.02)
+    assert periods[-1] == pytest.approx(1.2 * 1.1, rel=0.02)
+    assert np.all(np.diff(periods) > 0)
+
+
+def test_free_timing_adds_a_pause_and_the_next_slot_reanchors(lib):
+    _, _, truth = render(lib)
+    slots = truth["slots"]
+    free = [s for s in slots if s["expected"].get("free_timing")]
+    assert free
+    for slot in free:
+        nxt = slots[slot["index"] + 1]
+        gap = nxt["expected_onset_s"] - slot["expected_onset_s"]
+        assert gap == pytest.approx(1.2 + slot["free_pause_s"], abs=1e-3)
+        if slot["end_s"] is not None:
+            assert nxt["expected_onset_s"] >= slot["end_s"] + MIN_FREE_GAP_S - 1e-6
+
+
+def test_slow_clip_is_longer_than_the_normal_word(lib):
+    _, _, truth = render(lib)
+    by_card = {s["card"]: s for s in truth["slots"] if s["card"]}
+    slow, normal = by_card["10"], by_card["01"]
+    assert slow["placed"]["modifier"] == "slow"
+    assert (slow["end_s"] - slow["word_onset_s"]) > 1.3 * (normal["end_s"] - normal["word_onset_s"])
+
+
+# ------------------------------------------------------------------ what is placed
+
+def test_modifiers_set_level_and_clip_kind(lib):
+    _, _, truth = render(lib, voices=1)
+    by_card = {s["card"]: s for s in truth["slots"] if s["card"]}
+    normal = by_card["01"]["placed"]["gain_db"][0]
+    assert by_card["08"]["placed"]["gain_db"][0] == pytest.approx(normal - 12, abs=2.1)
+    assert by_card["14"]["placed"]["gain_db"][0] == pytest.approx(normal + 8, abs=2.1)
+    high = lib.get(by_card["46"]["placed"]["clip_ids"][0])
+    assert high.modifier == "high"
+
+
+def test_substitutes_silences_and_nonverbal_sounds(lib):
+    _, _, truth = render(lib)
+    by_card = {s["card"]: s for s in truth["slots"] if s["card"]}
+    assert by_card["04"]["placed"]["labels"] == ["YEAH"] * 3
+    assert by_card["26"]["placed"] is None and by_card["26"]["word_onset_s"] is None
+    assert by_card["29"]["placed"]["kind"] == "nonverbal"
+    assert {lib.get(c).label for c in by_card["29"]["placed"]["clip_ids"]} == {"KISS"}
+    assert [p["kind"] for p in by_card["41"]["percussion"]] == ["dice_roll"]
+
+
+def test_percussion_lands_on_the_syllables(lib):
+    _, _, truth = render(lib)
+    by_card = {s["card"]: s for s in truth["slots"] if s["card"]}
+    claps = [p["time_s"] for p in by_card["48"]["percussion"]]
+    assert np.allclose(claps, by_card["48"]["syllable_onsets_s"], atol=0.011)
+    dice = [p["time_s"] for p in by_card["24"]["percussion"]]
+    syllables = by_card["24"]["syllable_onsets_s"]
+    assert np.allclose(dice, [syllables[0], syllables[2]], atol=0.011)
+    _, _, quiet = render(lib, percussion=False)
+    assert all(not s["percussion"] for s in quiet["slots"] if s["role"] == "card")
+
+
+def test_names_squeaker_and_own_names(lib):
+    _, _, truth = render(lib, perf=perf_of(("13", "09", "22", "44")))
+    by_card = {s["card"]: s for s in truth["slots"] if s["card"]}
+    assert by_card["13"]["placed"]["labels"] == ["ANNA", "BEN", "CEM"]
+    assert by_card["09"]["placed"]["labels"] == ["ANNA", "ANNA"]  # the others call the lead
+    assert by_card["09"]["placed"]["kind"] == "mixed"
+    assert {p["kind"] for p in by_card["09"]["percussion"]} == {"squeak"}
+    assert by_card["22"]["placed"]["kind"] == "squeak"
+    assert len(by_card["44"]["percussion"]) == 1
+
+
+def test_whisper_challenge_uses_whisper_voices(lib):
+    perf = perf_of(("01", "04", "11", "08", "14", "48"), mode="challenge-1")
+    _, _, truth = render(lib, perf=perf)
+    whisper = set(lib.voice_ids(whisper=True))
+    for slot in truth["slots"]:
+        if slot["placed"] and slot["placed"]["kind"] == "voice" and slot["role"] != "final":
+            assert set(slot["placed"]["voices"]) <= whisper, slot["index"]
+
+
+def test_canon_voices_each_keep_their_own_voice(lib):
+    perf = compile_performance(("03", "04", "11"), Mode.parse("challenge-6"), players=PLAYERS)
+    _, _, truth = render(lib, perf=perf, voices=3)
+    member_voice = {g["member"]: g["voice"] for g in truth["group"]}
+    for slot in truth["slots"][:-1]:
+        if slot["placed"]:
+            assert slot["placed"]["voices"] == [member_voice[slot["voice"] % 3]]
+
+
+def test_held_out_split_uses_only_test_voices(lib):
+    _, _, truth = render(lib, split="test")
+    test_voices = set(lib.voice_ids(split="test"))
+    assert {g["voice"] for g in truth["group"]} <= test_voices
+    for slot in truth["slots"]:
+        for clip_id in (slot["placed"] or {}).get("clip_ids", []):
+            assert lib.get(clip_id).split == "test"
+
+
+def test_hand_built_slots_render(lib):
+    mz = Expected(Sound.MZKZ, "MIEZEKATZE")
+    slots = (Slot(0, 0, Role.SOLO, None, None, mz, 0, beat=0),
+             Slot(1, 0, Role.SOLO, None, None, mz, 0, beat=1),
+             Slot(2, 1, Role.CARD, "37", 1, Expected(Sound.WORD, "BAM"), beat=2),
+             Slot(3, 0, Role.FINAL, None, None, Expected(Sound.FREE), beat=3))
+    perf = Performance("highscore", None, 1, ("37",), slots, players=PLAYERS)
+    _, _, truth = render(lib, perf=perf, voices=2)
+    assert truth["slots"][2]["placed"]["labels"] == ["BAM", "BAM"]
+    assert truth["slots"][3]["placed"]["label"] == "YEAH"
+
+
+# ------------------------------------------------------------------ determinism, noise
+
+def test_same_seed_same_audio_and_truth(lib):
+    a, _, ta = render(lib, seed=7, jitter_ms=20, snr_db=15, noise="babble", reverb=True)
+    b, _, tb = render(lib, seed=7, jitter_ms=20, snr_db=15, noise="babble", reverb=True)
+    c, _, _ = render(lib, seed=8, jitter_ms=20, snr_db=15, noise="babble", reverb=True)
+    assert np.array_equal(a, b) and ta == tb
+    assert not np.array_equal(a[: min(len(a), len(c))], c[: min(len(a), len(c))])
+
+
+@pytest.mark.parametrize("noise", ["babble", "pink", "hum"])
+@pytest.mark.parametrize("snr", [10.0, 20.0])
+def test_snr_is_achieved_within_one_db(lib, noise, snr):
+    clean, _, tc = render(lib, seed=3)
+    noisy, _, tn = render(lib, seed=3, snr_db=snr, noise=noise)
+    signal = clean.astype(np.float64) / 10 ** (tc["output_gain_db"] / 20)
+    mixture = noisy.astype(np.float64) / 10 ** (tn["output_gain_db"] / 20)
+    residual = mixture - signal
+    measured = 10 * np.log10(np.mean(signal**2) / np.mean(residual**2))
+    assert measured == pytest.approx(snr, abs=1.0)
+    assert tn["noise"]["kind"] == noise
+    assert tn["slots"] == tc["slots"]  # noise never moves the truth
+
+
+def test_reverb_keeps_the_truth_and_adds_a_tail(lib):
+    dry, sr, td = render(lib, seed=4)
+    wet, _, tw = render(lib, seed=4, reverb=True)
+    assert tw["slots"] == td["slots"]
+    assert 0.2 <= tw["reverb"]["rt60_s"] <= 0.7
+    assert not np.allclose(dry, wet)
+
+
+# ------------------------------------------------------------------ mistakes
+
+def slot_of(truth, card):
+    return next(s for s in truth["slots"] if s["card"] == card)
+
+
+def mistaken(lib, kind, card, **options):
+    base_perf = perf_of()
+    index = next(s.index for s in base_perf.slots if s.card == card)
+    _, _, base = render(lib, seed=5, jitter_ms=15, **options)
+    _, _, bad = render(lib, seed=5, jitter_ms=15, mistake=Mistake(kind, index), **options)
+    return base, bad, index
+
+
+def assert_only_slot_changed(base, bad, index):
+    for a, b in zip(base["slots"], bad["slots"]):
+        if a["index"] != index:
+            assert a == b, a["index"]
+    assert base["slots"][index] != bad["slots"][index]
+
+
+def test_missing_leaves_the_slot_empty(lib):
+    base, bad, i = mistaken(lib, "missing", "48")
+    assert bad["slots"][i]["placed"] is None and bad["slots"][i]["percussion"] == []
+    assert bad["slots"][i]["word_onset_s"] is None and bad["slots"][i]["mistake"] == "missing"
+    assert bad["mistake"] == {"kind": "missing", "slot": i}
+    assert_only_slot_changed(base, bad, i)
+
+
+def test_unexpected_sound_voices_a_silence(lib):
+    base, bad, i = mistaken(lib, "unexpected_sound", "26")
+    assert base["slots"][i]["placed"] is None
+    assert bad["slots"][i]["placed"]["label"] == "MIEZEKATZE"
+    assert bad["slots"][i]["word_onset_s"] == pytest.approx(bad["slots"][i]["expected_onset_s"],
+                                                            abs=0.06)
+    assert_only_slot_changed(base, bad, i)
+
+
+@pytest.mark.parametrize("card", ["01", "04", "29"])
+def test_wrong_word_places_another_label(lib, card):
+    base, bad, i = mistaken(lib, "wrong_word", card)
+    placed = bad["slots"][i]["placed"]["label"]
+    assert placed not in [base["slots"][i]["expected"]["text"]]
+    assert placed == bad["mistake"]["placed_label"]
+    assert_only_slot_changed(base, bad, i)
+
+
+def test_off_beat_shifts_the_word_by_at_least_250_ms(lib):
+    base, bad, i = mistaken(lib, "off_beat", "04", period_s=1.6)
+    shift = bad["slots"][i]["word_onset_s"] - base["slots"][i]["word_onset_s"]
+    assert abs(shift) >= max(0.25, 0.25 * 1.6) - 1e-6
+    assert shift == pytest.approx(bad["mistake"]["shift_s"], abs=1e-4)
+    assert bad["slots"][i]["expected_onset_s"] == base["slots"][i]["expected_onset_s"]
+    assert_only_slot_changed(base, bad, i)
+
+
+@pytest.mark.parametrize("card,modifier", [("08", "quiet"), ("14", "loud"), ("46", "high")])
+def test_wrong_dynamics_renders_the_normal_word(lib, card, modifier):
+    base, bad, i = mistaken(lib, "wrong_dynamics", card)
+    assert base["slots"][i]["placed"]["modifier"] == modifier
+    assert bad["slots"][i]["placed"]["modifier"] is None
+    for clip_id in bad["slots"][i]["placed"]["clip_ids"]:
+        assert lib.get(clip_id).modifier is None
+    if modifier in ("quiet", "loud"):
+        delta = {"quiet": 12.0, "loud": -8.0}[modifier]
+        assert np.allclose(np.subtract(bad["slots"][i]["placed"]["gain_db"],
+                                       base["slots"][i]["placed"]["gain_db"]), delta, atol=1e-3)
+    assert_only_slot_changed(base, bad, i)
+
+
+def test_tempo_drift_slows_everything_from_its_slot_on(lib):
+    base, bad, i = mistaken(lib, "tempo_drift", "04")
+    for a, b in zip(base["slots"][:i + 1], bad["slots"][:i + 1]):
+        assert a == {**b, "mistake": a["mistake"]}
+    lateness = [b["word_onset_s"] - a["word_onset_s"]
+                for a, b in zip(base["slots"][i + 1:], bad["slots"][i + 1:])
+                if a["word_onset_s"] is not None and b["word_onset_s"] is not None]
+    assert lateness[0] > 0.04 and lateness[-1] > 1.0
+    first = bad["mistake"]["drift_exceeds_15pct_from_slot"]
+    assert first is not None and first > i
+
+
+@pytest.mark.parametrize("text,message", [
+    ("missing@0", "card slots"), ("missing@7", "nothing is due"),
+    ("unexpected_sound@2", "not a silence"), ("wrong_dynamics@2", "quiet/loud"),
+    ("off_beat@999", "out of range"),
+])
+def test_mistakes_that_do_not_fit_are_refused(lib, text, message):
+    perf = perf_of()
+    assert perf.slots[7].card == "26"  # slot 7 is the silence card
+    with pytest.raises(RenderError, match=message):
+        render(lib, perf=perf, mistake=Mistake.parse(text))
+
+
+@pytest.mark.parametrize("text", ["oops@3", "missing", "missing@x", "@3"])
+def test_bad_mistake_text_is_refused(text):
+    with pytest.raises(RenderError, match="KIND@SLOT"):
+        Mistake.parse(text)
+
+
+# ------------------------------------------------------------------ CLI
+
+def test_cli_writes_audio_and_truth(tmp_path):
+    out = tmp_path / "perf.wav"
+    result = CliRunner().invoke(cli, [
+        "synth", "--cards", "01,04,11", "--period", "1.1", "--voices", "2", "--snr", "15",
+        "--noise", "pink", "--jitter-ms", "20", "--mistake", "wrong_word@3", "--seed", "3",
+        "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    truth = json.loads((tmp_path / "perf.truth.json").read_text(encoding="utf-8"))
+    samples, sr = read_audio(out, sr=None)
+    assert sr == truth["sample_rate"] == 16000
+    assert len(samples) / sr == pytest.approx(truth["duration_s"], abs=1e-3)
+    assert truth["mistake"]["kind"] == "wrong_word" and truth["seed"] == 3
+    assert truth["cards"] == ["01", "04", "11"] and truth["period_s"] == 1.1
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--cards", "01", "--mistake", "missing@0"], "card slots"),
+    (["--cards", "01,13", "--players", "Zoe,Ben"], "no voice clips for the name"),
+    (["--cards", "01", "--mistake", "nonsense"], "KIND@SLOT"),
+    (["--cards", "99"], ""),
+])
+def test_cli_bad_input_is_one_line_error(tmp_path, args, message):
+    result = CliRunner().invoke(cli, ["synth", *args, "--out", str(tmp_path / "x.wav")])
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "x.wav").exists()
