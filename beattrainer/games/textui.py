@@ -250,14 +250,15 @@ class _Session:
             if lowered == "auto" and self.auto_bot is not None:
                 return self.auto_bot.act(self.rules.observe(self.state, seat), legal,
                                          self._rng("auto", seat))
-            index = lowered[1:] if lowered.startswith("#") else None
-            if index is not None and index.isdigit() and 1 <= int(index) <= len(legal):
-                return legal[int(index) - 1]
             try:
                 return self.rules.parse_action(self.state, seat, line)
             except ValueError as exc:
-                if lowered.isdigit() and 1 <= int(lowered) <= len(legal):
-                    return legal[int(lowered) - 1]
+                # "#n" picks the n-th listed choice, but only when the game itself
+                # does not read the text (Club der Tatzen writes cards as "#13");
+                # a bare number is never a choice index: in Maunz it is a hand position.
+                index = lowered[1:] if lowered.startswith("#") else ""
+                if index.isdigit() and 1 <= int(index) <= len(legal):
+                    return legal[int(index) - 1]
                 self.term.write(f"Not understood: {exc}")
                 self._list_choices(seat)
 

@@ -274,3 +274,11 @@ def test_long_choice_lists_are_cut_short():
     term = ScriptedTerminal(["", "?", "layout S,C,K,P,L"])
     play(rules, cfg, "long", [Seat("Anna"), Seat("Ben")], term)
     assert f"  #{MAX_LISTED_CHOICES} " in term.text and "... and 80 more" in term.text
+
+
+def test_a_bare_number_the_game_cannot_read_is_not_a_choice_index():
+    # "#2" would pick choice 2; a bare "02x" is no action and no index: re-prompt.
+    term = ScriptedTerminal(["02x", "#2", "", "pick 3", ""])
+    out = play(GAME, config("Anna", "Ben"), "s9", [Seat("Anna"), Seat("Ben", RandomBot())], term)
+    assert term.text.count("Not understood") == 1
+    assert out.log.actions[0] == (0, "pick 2")
