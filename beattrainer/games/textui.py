@@ -196,12 +196,26 @@ class _Session:
         self.term.write(self.rules.render(self.rules.observe(self.state, seat)))
         while True:
             action = self._ask(seat)
+            if not self._confirmed(seat, action):
+                continue
             try:
                 self._apply(seat, action)
                 return
             except ValueError as exc:  # IllegalAction
                 self.term.write(f"Not possible: {exc}")
                 self._list_choices(seat)
+
+    def _confirmed(self, seat: int, action: Any) -> bool:
+        """Show a game's warnings for a legal but surely bad move and ask first."""
+        warn = getattr(self.rules, "action_warnings", None)
+        try:
+            warnings = warn(self.state, seat, action) if warn else ()
+        except ValueError:
+            warnings = ()  # an illegal action: apply() will say why
+        if not warnings:
+            return True
+        self.term.write("\n".join(f"Careful: {w}" for w in warnings))
+        return self._read("Do it anyway? [y/N] ").strip().lower() in ("y", "yes", "j", "ja")
 
     def _take_screen(self, seat: int) -> None:
         """Privacy screen between different humans; then show what they missed."""

@@ -282,3 +282,18 @@ def test_a_bare_number_the_game_cannot_read_is_not_a_choice_index():
     out = play(GAME, config("Anna", "Ben"), "s9", [Seat("Anna"), Seat("Ben", RandomBot())], term)
     assert term.text.count("Not understood") == 1
     assert out.log.actions[0] == (0, "pick 2")
+
+
+class WarnedPicks(SecretPicks):
+    """Picking 3 is legal but warned about."""
+
+    def action_warnings(self, s, seat, a):
+        return ("3 never wins here",) if a == 3 else ()
+
+
+def test_warned_moves_need_a_yes():
+    term = ScriptedTerminal(["pick 3", "n", "pick 3", "y", "", "pick 1", ""])
+    out = play(WarnedPicks(), config("Anna", "Ben"), "s10",
+               [Seat("Anna"), Seat("Ben", RandomBot())], term)
+    assert term.text.count("Careful: 3 never wins here") == 2
+    assert out.log.actions[0] == (0, "pick 3")
