@@ -1,0 +1,360 @@
+"""Acoustic layer: what kind of sound a slot holds, how long, how loud, how high,
+how many syllables, and how it compares with the group's normal MIEZEKATZE.
+
+Pure numpy, no I/O. Every function takes a whole slot (mono float32 at 16 kHz);
+the slot recognizer buffers the streamed blocks and calls them once the slot
+has ended, which costs a few milliseconds.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+SAMPLE_RATE = 16_000        # [Hz] the pipeline rate
+HOP_SAMPLES = 160           # [samples] 10 ms between analysis frames
+FRAME_SAMPLES = 640         # [samples] 40 ms: two periods of a 50 Hz growl
+FFT_SAMPLES = 1024          # zero-padded so the autocorrelation is linear up to the frame length
+PITCH_RANGE_HZ = (60.0, 600.0)
+VOICED_CORRELATION = 0.45   # normalised autocorrelation peak that counts as voiced
+ACTIVE_ABOVE_FLOOR_DB = 9.0  # a frame this far above the noise floor carries sound
+MIN_FLOOR_DBFS = -90.0
+SYLLABLE_DIP_DB = 3.0       # a syllable boundary is an energy dip at least this deep
+MIN_SYLLABLE_GAP_S = 0.08
+MIN_ACTIVE_S = 0.04         # shorter activity is treated as a glitch
+TONAL_PEAK_DB = 18.0        # spectral peak over median: a squeaker's pure tone
+
+
+@dataclass(frozen=True)
+class Frames:
+    """Per-frame measurements of a slot, one row per 10 ms hop.
+
+    Attributes
+    ----------
+    level_db : (n,) frame level [dBFS]
+    voicing : (n,) normalised autocorrelation peak in the pitch range (0..1)
+    pitch_hz : (n,) pitch candidate of each frame [Hz] (meaningful where voiced)
+    centroid_hz : (n,) spectral centroid [Hz]
+    high_ratio : (n,) share of power above 4 kHz
+    tonality_db : (n,) strongest spectral peak over the median bin [dB]
+    """
+
+    level_db: np.ndarray
+    voicing: np.ndarray
+    pitch_hz: np.ndarray
+    centroid_hz: np.ndarray
+    high_ratio: np.ndarray
+    tonality_db: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.level_db)
+
+
+@dataclass(frozen=True)
+class SlotAcoustics:
+    """Summary of one slot.
+
+    Attributes
+    ----------
+    level_db : float or None
+        Loudness of the sounding part [dBFS] (mean power of the active frames);
+        None when nothing sounded.
+    floor_db : float
+        Noise floor used [dBFS].
+    pitch_hz : float or None
+        Median pitch of the voiced frames [Hz].
+    duration_s : float
+        From the first to the last active frame [s] (0 for silence).
+    active_s, voiced_s : float
+        Time with sound, and with voice [s].
+    syllables : int
+        Syllable count from the energy envelope (0 for silence).
+    syllable_onsets_s : tuple of float
+        Where each syllable starts, from the slot start [s].
+    centroid_hz, high_ratio, tonality_db : float
+        Spectral shape of the active frames (means).
+    attack_s : float
+        Time from the first active frame to the loudest one [s].
+    decay_db_per_s : float
+        How fast the level falls after the peak [dB/s] (impulses fall fast).
+    """
+
+    level_db: float | None
+    floor_db: float
+    pitch_hz: float | None
+    duration_s: float
+    active_s: float
+    voiced_s: float
+    syllables: int
+    syllable_onsets_s: tuple[float, ...]
+    centroid_hz: float
+    high_ratio: float
+    tonality_db: float
+    attack_s: float
+    decay_db_per_s: float
+
+    @property
+    def sounding(self) -> bool:
+        """True when anything above the noise floor was heard."""
+        return self.active_s >= MIN_ACTIVE_S
+
+    @property
+    def voiced_fraction(self) -> float:
+        """Share of the sounding time that was voiced (0 for silence)."""
+        return self.voiced_s / self.active_s if self.active_s > 0 else 0.0
+
+    def vector(self) -> np.ndarray:
+        """The features the class model looks at (fixed order, see FEATURE_NAMES)."""
+        if not self.sounding:
+            return np.array([0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0])
+        pitch = np.log2(self.pitch_hz / 100.0) if self.pitch_hz else -1.0
+        return np.array([
+            np.log10(self.active_s + 0.01),
+            self.voiced_fraction,
+            pitch,
+            self.centroid_hz / 1000.0,
+            self.high_ratio,
+            self.tonality_db / 10.0,
+            min(self.attack_s, 0.5) * 10.0,
+            float(np.clip(self.decay_db_per_s / 100.0, 0.0, 5.0)),
+            float((self.level_db or self.floor_db) - self.floor_db) / 10.0,
+        ])
+
+
+FEATURE_NAMES = ("log_active", "voiced_fraction", "log_pitch", "centroid_khz", "high_ratio",
+                 "tonality", "attack", "decay", "snr")
+
+
+def analyse_frames(samples: np.ndarray) -> Frames:
+    """Frame-wise level, voicing, pitch and spectral shape.
+
+    Parameters
+    ----------
+    samples : np.ndarray, shape (n,)
+        Mono audio at 16 kHz, float in [-1, 1].
+
+    Returns
+    -------
+    Frames with one row per complete 10 ms hop (a 40 ms window ending there).
+    """
+    x = np.asarray(samples, dtype=np.float64)
+    if len(x) < FRAME_SAMPLES:
+        x = np.concatenate([x, np.zeros(FRAME_SAMPLES - len(x))])
+    frames = np.lib.stride_tricks.sliding_window_view(x, FRAME_SAMPLES)[::HOP_SAMPLES]
+    frames = frames - frames.mean(axis=1, keepdims=True)
+    window = np.hanning(FRAME_SAMPLES)
+    power_t = np.mean(frames**2, axis=1)
+    level_db = 10.0 * np.log10(power_t + 1e-10)
+    spec = np.fft.rfft(frames * window, FFT_SAMPLES, axis=1)
+    power = spec.real**2 + spec.imag**2 + 1e-14
+    freqs = np.fft.rfftfreq(FFT_SAMPLES, 1.0 / SAMPLE_RATE)
+    total = power.sum(axis=1)
+    centroid = (power * freqs).sum(axis=1) / total
+    high_ratio = power[:, freqs >= 4000.0].sum(axis=1) / total
+    tonality = 10.0 * np.log10(power.max(axis=1) / np.median(power, axis=1))
+    # autocorrelation of the un-windowed-at-the-edges frame via the spectrum
+    plain = np.fft.rfft(frames, FFT_SAMPLES, axis=1)
+    acf = np.fft.irfft(plain.real**2 + plain.imag**2, FFT_SAMPLES, axis=1)[:, :FRAME_SAMPLES]
+    lags = np.arange(FRAME_SAMPLES)
+    acf = acf / (acf[:, :1] + 1e-12) * FRAME_SAMPLES / np.maximum(FRAME_SAMPLES - lags, 1)
+    lo = int(SAMPLE_RATE / PITCH_RANGE_HZ[1])
+    hi = int(SAMPLE_RATE / PITCH_RANGE_HZ[0])
+    region = acf[:, lo:hi]
+    best = region.argmax(axis=1)
+    voicing = np.clip(region[np.arange(len(region)), best], 0.0, 1.0)
+    pitch = SAMPLE_RATE / (best + lo)
+    return Frames(level_db, voicing, pitch, centroid, high_ratio, tonality)
+
+
+def estimate_floor_db(level_db: np.ndarray) -> float:
+    """Noise floor of a slot: the 10th percentile of frame levels [dBFS]."""
+    if len(level_db) == 0:
+        return MIN_FLOOR_DBFS
+    return float(max(np.percentile(level_db, 10), MIN_FLOOR_DBFS))
+
+
+def count_syllables(level_db: np.ndarray, active: np.ndarray) -> list[int]:
+    """Frame index where each syllable starts: envelope peaks separated by dips.
+
+    Two neighbouring peaks count as two syllables when the level between them
+    dips at least SYLLABLE_DIP_DB below the smaller one (or falls silent) and
+    they lie MIN_SYLLABLE_GAP_S apart; peaks more than 20 dB below the loudest
+    are ignored (echo, breath).
+
+    Parameters
+    ----------
+    level_db : (n,) frame levels [dB]
+    active : (n,) bool, frames above the noise floor
+
+    Returns
+    -------
+    list of int, the frame where every syllable starts (the dip before its peak,
+    or its first active frame)
+    """
+    if not active.any():
+        return []
+    smooth = np.convolve(level_db, np.ones(5) / 5.0, mode="same")
+    smooth = np.where(active, smooth, -200.0)
+    inner = smooth[1:-1]
+    is_peak = (inner >= smooth[:-2]) & (inner > smooth[2:]) & active[1:-1]
+    peaks = [int(i) + 1 for i in np.flatnonzero(is_peak)]
+    loudest = smooth.max()
+    peaks = [p for p in peaks if smooth[p] >= loudest - 20.0]
+    min_gap = int(MIN_SYLLABLE_GAP_S * SAMPLE_RATE / HOP_SAMPLES)
+    kept: list[int] = []
+    for p in peaks:
+        if not kept:
+            kept.append(p)
+            continue
+        q = kept[-1]
+        dip = smooth[q:p + 1].min()
+        separated = dip <= min(smooth[q], smooth[p]) - SYLLABLE_DIP_DB
+        if separated and p - q >= min_gap:
+            kept.append(p)
+        elif smooth[p] > smooth[q]:
+            kept[-1] = p  # same syllable, louder peak
+    starts = []
+    for n, p in enumerate(kept):
+        lo = kept[n - 1] if n else int(np.flatnonzero(active)[0])
+        segment = smooth[lo:p + 1]
+        gap = np.flatnonzero(segment <= -200.0)
+        if n == 0:
+            starts.append(lo)
+        elif len(gap):
+            starts.append(lo + int(gap[-1]) + 1)  # first active frame after a silent gap
+        else:
+            starts.append(lo + int(np.argmin(segment)))
+    return starts
+
+
+def describe_slot(samples: np.ndarray, floor_db: float | None = None) -> SlotAcoustics:
+    """Summarise one slot's audio.
+
+    Parameters
+    ----------
+    samples : np.ndarray, shape (n,)
+        Mono audio at 16 kHz.
+    floor_db : float, optional
+        Noise floor known from earlier slots [dBFS]; by default estimated from
+        this slot alone (which fails when the sound fills the whole slot).
+
+    Returns
+    -------
+    SlotAcoustics
+    """
+    frames = analyse_frames(samples)
+    own_floor = estimate_floor_db(frames.level_db)
+    floor = own_floor if floor_db is None else min(floor_db, own_floor + 3.0)
+    active = frames.level_db > floor + ACTIVE_ABOVE_FLOOR_DB
+    active = _drop_short_runs(active, int(MIN_ACTIVE_S * SAMPLE_RATE / HOP_SAMPLES))
+    hop_s = HOP_SAMPLES / SAMPLE_RATE
+    if not active.any():
+        return SlotAcoustics(None, floor, None, 0.0, 0.0, 0.0, 0, (), 0.0, 0.0, 0.0, 0.0, 0.0)
+    idx = np.flatnonzero(active)
+    voiced = active & (frames.voicing >= VOICED_CORRELATION)
+    level = float(10.0 * np.log10(np.mean(10.0 ** (frames.level_db[active] / 10.0))))
+    pitch = float(np.median(frames.pitch_hz[voiced])) if voiced.sum() >= 3 else None
+    starts = count_syllables(frames.level_db, active)
+    # frame i covers samples [i*hop, i*hop + frame); report onsets at the window's end
+    offset_s = (FRAME_SAMPLES - HOP_SAMPLES) / SAMPLE_RATE
+    onsets = tuple(round(i * hop_s + offset_s, 3) for i in starts)
+    loud = idx[np.argmax(frames.level_db[idx])]
+    after = frames.level_db[loud: idx[-1] + 1]
+    decay_frames = np.flatnonzero(after < after[0] - 15.0)
+    decay = 15.0 / (max(int(decay_frames[0]), 1) * hop_s) if len(decay_frames) else 0.0
+    return SlotAcoustics(
+        level_db=level,
+        floor_db=float(floor),
+        pitch_hz=pitch,
+        duration_s=float((idx[-1] - idx[0] + 1) * hop_s),
+        active_s=float(active.sum() * hop_s),
+        voiced_s=float(voiced.sum() * hop_s),
+        syllables=len(starts),
+        syllable_onsets_s=onsets,
+        centroid_hz=float(np.mean(frames.centroid_hz[active])),
+        high_ratio=float(np.mean(frames.high_ratio[active])),
+        tonality_db=float(np.mean(frames.tonality_db[active])),
+        attack_s=float((loud - idx[0]) * hop_s),
+        decay_db_per_s=float(decay),
+    )
+
+
+def _drop_short_runs(mask: np.ndarray, min_frames: int) -> np.ndarray:
+    """Clear runs of True shorter than `min_frames` (clicks of one frame, glitches)."""
+    out = mask.copy()
+    edges = np.flatnonzero(np.diff(np.concatenate([[0], mask.astype(int), [0]])))
+    for start, stop in zip(edges[::2], edges[1::2]):
+        if stop - start < min_frames:
+            out[start:stop] = False
+    return out
+
+
+# ---------------------------------------------------------------- dynamics
+
+QUIET_BELOW_DB = 6.0    # a quiet word is at least this much softer than the normal one
+LOUD_ABOVE_DB = 4.0     # a loud word is at least this much louder
+HIGH_ABOVE_SEMITONES = 3.0
+SLOW_LONGER_RATIO = 1.3
+WHISPER_MAX_VOICED = 0.25  # share of voiced frames below which a word counts as whispered
+
+
+@dataclass(frozen=True)
+class GroupProfile:
+    """The group's own normal MIEZEKATZE in this performance (from the solos).
+
+    Attributes
+    ----------
+    level_db : float [dBFS]
+    pitch_hz : float or None [Hz]
+    duration_s : float [s]
+    floor_db : float or None, the room's noise floor [dBFS]
+    """
+
+    level_db: float
+    pitch_hz: float | None
+    duration_s: float
+    floor_db: float | None = None
+
+    @classmethod
+    def from_acoustics(cls, solos: list[SlotAcoustics]) -> GroupProfile:
+        """Profile from the acoustics of the normal solo MIEZEKATZEs."""
+        sounding = [a for a in solos if a.sounding and a.level_db is not None]
+        if not sounding:
+            raise ValueError("no sounding solo to take the group's normal voice from")
+        pitches = [a.pitch_hz for a in sounding if a.pitch_hz]
+        return cls(
+            level_db=float(np.mean([a.level_db for a in sounding])),
+            pitch_hz=float(np.median(pitches)) if pitches else None,
+            duration_s=float(np.mean([a.duration_s for a in sounding])),
+            floor_db=float(min(a.floor_db for a in sounding)),
+        )
+
+
+def dynamics_scores(acoustics: SlotAcoustics, group: GroupProfile) -> dict[str, float]:
+    """How strongly each modifier is realised, relative to the group's normal word.
+
+    Returns
+    -------
+    dict from modifier name ("quiet", "loud", "high", "slow", "whisper") to a
+    score in 0..1 (0.5 at the decision threshold).
+    """
+    if not acoustics.sounding or acoustics.level_db is None:
+        return {m: 0.0 for m in ("quiet", "loud", "high", "slow", "whisper")}
+    level_change = acoustics.level_db - group.level_db
+    scores = {
+        "quiet": _logistic((-level_change - QUIET_BELOW_DB) / 1.5),
+        "loud": _logistic((level_change - LOUD_ABOVE_DB) / 1.0),
+        "slow": _logistic((acoustics.duration_s / max(group.duration_s, 0.05)
+                           - SLOW_LONGER_RATIO) / 0.08),
+        "whisper": _logistic((WHISPER_MAX_VOICED - acoustics.voiced_fraction) / 0.05),
+    }
+    if acoustics.pitch_hz and group.pitch_hz:
+        semitones = 12.0 * np.log2(acoustics.pitch_hz / group.pitch_hz)
+        scores["high"] = _logistic((semitones - HIGH_ABOVE_SEMITONES) / 0.7)
+    else:
+        scores["high"] = 0.0
+    return scores
+
+
+def _logistic(x: float) -> float:
+    return float(1.0 / (1.0 + np.exp(-np.clip(x, -50.0, 50.0))))

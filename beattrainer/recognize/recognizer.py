@@ -1,0 +1,271 @@
+"""The slot recognizer: one per performance or session, long-lived.
+
+`start_slot(ctx)`, `feed(block)` while the slot runs (the speech decoder
+works in 20 ms chunks meanwhile), `end_slot()` for the answer; the acoustic
+layer, the group's templates and the fusion run at the slot's end and cost a
+few milliseconds.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from beattrainer.recognize.acoustic import (
+    GroupProfile, SlotAcoustics, describe_slot, dynamics_scores,
+)
+from beattrainer.recognize.classes import ClassModel, load_class_model
+from beattrainer.recognize.fusion import STRICTNESS, Evidence, decide
+from beattrainer.recognize.lexicon import Lexicon, lexicon_for
+from beattrainer.recognize.speech import create_backend
+from beattrainer.recognize.templates import TemplateStore
+from beattrainer.recognize.vocabulary import (
+    SILENCE, Item, full_vocabulary, is_speech, sound_class,
+)
+
+SAMPLE_RATE = 16_000
+FLOOR_RISE_DB_PER_SLOT = 1.0  # the room's noise floor may creep up this fast between slots
+MAX_SLOT_S = 30.0             # longer slots are cut (free-timing cards stay far below)
+
+
+class RecognizeError(ValueError):
+    """Bad input to the recognizer; the message is one line."""
+
+
+@dataclass(frozen=True)
+class SlotContext:
+    """What the referee knows about a slot before hearing it.
+
+    Attributes
+    ----------
+    expected : Expected (beattrainer.mzkz.model) or str
+        The item due; a string is read as LABEL or LABEL/modifier.
+    candidates : tuple of str
+        Labels to choose between (default: the recognizer's whole vocabulary).
+    group : GroupProfile or None
+        The group's normal MIEZEKATZE in this performance (from the solos).
+    syllable_onsets_s : tuple of float
+        Syllable onsets the onset detector found in the slot [s from the slot
+        start]; when given, their count replaces the recognizer's own.
+    """
+
+    expected: object
+    candidates: tuple[str, ...] = ()
+    group: GroupProfile | None = None
+    syllable_onsets_s: tuple[float, ...] | None = None
+
+    def expected_item(self) -> tuple[Item, tuple[str, ...]]:
+        """The due item and its alternative labels."""
+        if isinstance(self.expected, str):
+            return Item.parse(self.expected), ()
+        item = Item.parse(self.expected.item())
+        alternatives = tuple(a for a in self.expected.labels if a != item.label)
+        return item, alternatives
+
+
+@dataclass(frozen=True)
+class Heard:
+    """What was heard in one slot (the contract's fields, minus `expected`)."""
+
+    label: str
+    confidence: float
+    accepted: bool
+    level_db: float | None
+    pitch_hz: float | None
+    duration_s: float | None
+    syllables: int | None
+    backend: str
+    expected: str = ""
+    posteriors: dict[str, float] = field(default_factory=dict, compare=False, repr=False)
+
+    def to_json(self) -> dict:
+        """The `beattrainer.recognize/1` contract object."""
+        def rounded(x, digits):
+            return None if x is None else round(float(x), digits)
+
+        return {
+            "schema": "beattrainer.recognize/1",
+            "expected": self.expected,
+            "label": self.label,
+            "accepted": self.accepted,
+            "confidence": round(float(self.confidence), 4),
+            "syllables": self.syllables,
+            "level_db": rounded(self.level_db, 2),
+            "pitch_hz": rounded(self.pitch_hz, 1),
+            "duration_s": rounded(self.duration_s, 3),
+            "backend": self.backend,
+        }
+
+
+class SlotRecognizer:
+    """Recognises what was said in each slot of a performance.
+
+    Build with `SlotRecognizer.create(...)`. Not thread-safe; one per stream.
+    """
+
+    def __init__(self, vocabulary: tuple[str, ...], lexicon: Lexicon, class_model: ClassModel,
+                 speech=None, strictness: str = "normal") -> None:
+        if strictness not in STRICTNESS:
+            raise RecognizeError(f"unknown strictness {strictness!r} ({', '.join(STRICTNESS)})")
+        self.vocabulary = vocabulary
+        self.lexicon = lexicon
+        self.class_model = class_model
+        self.speech = speech
+        self.strictness = strictness
+        self.templates = TemplateStore()
+        self._floor_db: float | None = None
+        self._ctx: SlotContext | None = None
+        self._blocks: list[np.ndarray] = []
+        self._n_samples = 0
+
+    @classmethod
+    def create(cls, backend: str = "auto", vocabulary=(), strictness: str = "normal",
+               vosk_model: str | Path | None = None, use_espeak: bool = True) -> SlotRecognizer:
+        """Build a recognizer for a performance's vocabulary.
+
+        Parameters
+        ----------
+        backend : "auto" (vosk when a model is given or found in models/vosk,
+            else pocketsphinx), "pocketsphinx", "vosk" or "none" (acoustic and
+            template layers only)
+        vocabulary : labels the performance may ask for (names included);
+            SILENCE and the non-verbal sounds are always added
+        strictness : "lenient", "normal" or "strict"
+        vosk_model : path to an unpacked vosk model
+        use_espeak : derive name pronunciations with espeak-ng when installed
+
+        Raises
+        ------
+        RecognizeError, BackendError, LexiconError, ClassModelError
+            With a one-line message.
+        """
+        labels = full_vocabulary(vocabulary or ("MIEZEKATZE",))
+        lexicon = lexicon_for(labels, use_espeak=use_espeak)
+        speech = create_backend(backend, labels, lexicon, vosk_model)
+        return cls(labels, lexicon, load_class_model(), speech, strictness)
+
+    @property
+    def backend_name(self) -> str:
+        """The speech backend in use ("none" without one)."""
+        return self.speech.name if self.speech is not None else "none"
+
+    # ------------------------------------------------------------ streaming
+
+    def start_slot(self, ctx: SlotContext) -> None:
+        """Begin listening to a slot."""
+        self._ctx = ctx
+        self._blocks = []
+        self._n_samples = 0
+        if self.speech is not None:
+            self.speech.start()
+
+    def feed(self, block: np.ndarray) -> None:
+        """Hand over the next mono float32 block (16 kHz) of the running slot."""
+        if self._ctx is None:
+            raise RecognizeError("feed() before start_slot()")
+        block = np.asarray(block, dtype=np.float32).reshape(-1)
+        room = int(MAX_SLOT_S * SAMPLE_RATE) - self._n_samples
+        if room <= 0:
+            return
+        block = np.nan_to_num(block[:room], nan=0.0, posinf=1.0, neginf=-1.0)
+        self._blocks.append(block)
+        self._n_samples += len(block)
+        if self.speech is not None:
+            self.speech.feed(block)
+
+    def end_slot(self) -> Heard:
+        """Finish the slot and return what was heard."""
+        if self._ctx is None:
+            raise RecognizeError("end_slot() before start_slot()")
+        ctx, self._ctx = self._ctx, None
+        samples = np.concatenate(self._blocks) if self._blocks else np.zeros(0, np.float32)
+        self._blocks = []
+        speech = self.speech.finish() if self.speech is not None else None
+        return self._decide(samples, ctx, speech)
+
+    def recognize(self, samples: np.ndarray, ctx: SlotContext,
+                  block_samples: int = 512) -> Heard:
+        """Batch form: start, feed in blocks, end."""
+        self.start_slot(ctx)
+        samples = np.asarray(samples, dtype=np.float32).reshape(-1)
+        for i in range(0, len(samples), block_samples):
+            self.feed(samples[i:i + block_samples])
+        return self.end_slot()
+
+    # ------------------------------------------------------------ learning
+
+    def learn(self, samples: np.ndarray, label: str) -> bool:
+        """Keep a slot as a template of the group saying `label` (an item; a modifier is dropped).
+
+        Call it for every slot of a completed performance and for enrolment
+        recordings. Returns False when the audio held no sound to learn from.
+        """
+        item = Item.parse(label)
+        if item.label == SILENCE:
+            return False
+        return self.templates.add(np.asarray(samples, dtype=np.float32), item.label)
+
+    # ------------------------------------------------------------ the decision
+
+    def _decide(self, samples: np.ndarray, ctx: SlotContext, speech) -> Heard:
+        expected, alternatives = ctx.expected_item()
+        floor = ctx.group.floor_db if ctx.group and ctx.group.floor_db is not None else self._floor_db
+        acoustics = describe_slot(samples, floor)
+        self._track_floor(acoustics)
+        syllables = len(ctx.syllable_onsets_s) if ctx.syllable_onsets_s is not None \
+            else acoustics.syllables
+        labels = self._labels(ctx, expected, alternatives)
+        modifier_scores = dynamics_scores(acoustics, ctx.group) if ctx.group else \
+            _whisper_only(acoustics)
+        evidence = Evidence(
+            class_log=self.class_model.log_likelihoods(acoustics),
+            syllables=syllables if acoustics.sounding else 0,
+            speech_label=speech.label if speech else None,
+            speech_confidence=speech.confidence if speech else 0.0,
+            template_distance=self.templates.distances(samples) if len(self.templates) else None,
+            modifier_scores=modifier_scores,
+        )
+        decision = decide(labels, self._syllables_of, evidence, expected, alternatives,
+                          self.strictness)
+        return Heard(
+            label=str(decision.heard),
+            confidence=decision.confidence,
+            accepted=decision.accepted,
+            level_db=acoustics.level_db,
+            pitch_hz=acoustics.pitch_hz,
+            duration_s=acoustics.duration_s if acoustics.sounding else 0.0,
+            syllables=syllables if acoustics.sounding else 0,
+            backend=self.backend_name,
+            expected=str(expected),
+            posteriors=decision.posteriors,
+        )
+
+    def _labels(self, ctx: SlotContext, expected: Item, alternatives) -> tuple[str, ...]:
+        """Candidates: the context's (plus the expected labels and SILENCE), else the vocabulary."""
+        base = tuple(" ".join(c.split()).upper() for c in ctx.candidates) or self.vocabulary
+        return full_vocabulary((expected.label, *alternatives, *base)) if not ctx.candidates \
+            else tuple(dict.fromkeys((expected.label, *alternatives, *base, SILENCE)))
+
+    def _syllables_of(self, label: str) -> int | None:
+        if sound_class(label) != "voice" or not is_speech(label):
+            return None
+        if label not in self.lexicon:
+            return None
+        return self.lexicon.syllables(label)
+
+    def _track_floor(self, acoustics: SlotAcoustics) -> None:
+        """Follow the room's noise floor across slots: down at once, up slowly."""
+        if self._floor_db is None:
+            self._floor_db = acoustics.floor_db
+        else:
+            self._floor_db = min(acoustics.floor_db, self._floor_db + FLOOR_RISE_DB_PER_SLOT)
+
+
+def _whisper_only(acoustics: SlotAcoustics) -> dict[str, float]:
+    """Without the group's profile only whispering can be judged (it is absolute)."""
+    from beattrainer.recognize.acoustic import WHISPER_MAX_VOICED
+
+    if not acoustics.sounding:
+        return {}
+    return {"whisper": 1.0 if acoustics.voiced_fraction < WHISPER_MAX_VOICED else 0.0}

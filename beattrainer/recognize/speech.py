@@ -1,0 +1,281 @@
+"""Speech layer: a long-lived decoder per performance, listening for the whole
+performance vocabulary, fed in small chunks while a slot runs.
+
+Two backends share one small interface (`start`, `feed`, `finish`):
+pocketsphinx (its PyPI wheel ships the en-us model; the default) and vosk
+(when the user supplies a model directory; imported lazily). Neither ever
+downloads anything.
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from beattrainer.recognize.lexicon import Lexicon, label_token
+from beattrainer.recognize.vocabulary import speech_labels
+
+SAMPLE_RATE = 16_000
+CHUNK_SAMPLES = 320  # [samples] 20 ms: the decoder keeps up while the slot runs
+
+
+class BackendError(RuntimeError):
+    """A speech backend that cannot be set up; the message is one line for the user."""
+
+
+@dataclass(frozen=True)
+class SpeechResult:
+    """What a speech backend heard in one slot.
+
+    `label` is the vocabulary label of the best hypothesis (None when it heard
+    no word); `confidence` its own confidence in 0..1 (a fixed prior when the
+    backend gives none).
+    """
+
+    label: str | None
+    confidence: float
+    text: str = ""
+
+
+def to_pcm16(samples: np.ndarray) -> bytes:
+    """Float samples in [-1, 1] as 16-bit little-endian PCM bytes (clipped)."""
+    return (np.clip(np.asarray(samples, dtype=np.float32), -1.0, 1.0) * 32767.0) \
+        .astype("<i2").tobytes()
+
+
+# ---------------------------------------------------------------- pocketsphinx
+
+SPHINX_HYP_CONFIDENCE = 0.6  # how often the top hypothesis is right on the train voices
+
+
+def jsgf_grammar(tokens) -> str:
+    """A JSGF grammar of one word out of `tokens`.
+
+    Non-speech noise is absorbed by the decoder's own filler model, so the
+    grammar needs no garbage word.
+    """
+    if not tokens:
+        raise BackendError("the vocabulary holds no speakable word")
+    return ("#JSGF V1.0;\ngrammar slot;\n"
+            f"public <slot> = ( {' | '.join(tokens)} );\n")
+
+
+class SphinxBackend:
+    """pocketsphinx with a JSGF grammar over the performance vocabulary.
+
+    Parameters
+    ----------
+    vocabulary : iterable of str
+        Every label of the performance (non-speech labels are ignored).
+    lexicon : Lexicon
+        Pronunciations of every speech label (see `lexicon.lexicon_for`).
+    """
+
+    name = "pocketsphinx"
+
+    def __init__(self, vocabulary, lexicon: Lexicon) -> None:
+        try:
+            import pocketsphinx
+        except ImportError:  # pragma: no cover - a declared dependency
+            raise BackendError("pocketsphinx is not installed (pip install pocketsphinx)") from None
+        labels = [label for label in speech_labels(vocabulary) if label in lexicon]
+        self._by_token = {label_token(label): label for label in labels}
+        hmm = Path(pocketsphinx.get_model_path()) / "en-us" / "en-us"
+        if not hmm.is_dir():
+            raise BackendError(f"pocketsphinx's en-us model is missing at {hmm}")
+        with tempfile.TemporaryDirectory(prefix="beattrainer-") as tmp:
+            dict_path = os.path.join(tmp, "slot.dict")
+            Path(dict_path).write_text("\n".join(lexicon.dict_lines(labels)) + "\n", "utf-8")
+            # No language model; bestpath off: the lattice pass returns empty
+            # hypotheses for many short words (measured on the train voices).
+            config = pocketsphinx.Config(hmm=str(hmm), dict=dict_path, lm=None,
+                                         loglevel="FATAL", bestpath=False, samprate=SAMPLE_RATE)
+            self._decoder = pocketsphinx.Decoder(config)
+        self._decoder.add_jsgf_string("slot", jsgf_grammar(list(self._by_token)))
+        self._decoder.activate_search("slot")
+        self._pending = np.zeros(0, dtype=np.float32)
+        self._running = False
+
+    def start(self) -> None:
+        """Begin a slot (one utterance; the channel normalisation carries over)."""
+        if self._running:
+            self._decoder.end_utt()
+        self._decoder.start_utt()
+        self._pending = np.zeros(0, dtype=np.float32)
+        self._running = True
+
+    def feed(self, samples: np.ndarray) -> None:
+        """Decode whole 20 ms chunks now; keep the remainder for the next block."""
+        joined = np.concatenate([self._pending, np.asarray(samples, dtype=np.float32)])
+        usable = len(joined) - len(joined) % CHUNK_SAMPLES
+        if usable:
+            self._decoder.process_raw(to_pcm16(joined[:usable]))
+        self._pending = joined[usable:]
+
+    def finish(self) -> SpeechResult:
+        """End the slot and return the best hypothesis."""
+        if not self._running:
+            self.start()
+        if len(self._pending):
+            self._decoder.process_raw(to_pcm16(self._pending))
+            self._pending = np.zeros(0, dtype=np.float32)
+        self._decoder.end_utt()
+        self._running = False
+        hyp = self._decoder.hyp()
+        text = hyp.hypstr.strip() if hyp is not None else ""
+        label = self._by_token.get(text.split()[0]) if text else None
+        return SpeechResult(label, SPHINX_HYP_CONFIDENCE if label else 0.0, text)
+
+
+# ---------------------------------------------------------------- vosk
+
+VOSK_HYP_CONFIDENCE = 0.8
+# Words a vosk model may lack, spelled as words it is likely to have (tried in order).
+VOSK_SPELLINGS = {
+    "MIEZEKATZE": ("miezekatze", "mieze katze", "mieze kater", "mitze katze", "meetsy cat"),
+    "WINKEKATZE": ("winkekatze", "winke katze", "winking cat"),
+    "WUIKKIWUIKKI": ("wuikkiwuikki", "wicki wicki", "wiki wiki", "wicky wicky"),
+    "WAVING CAT": ("waving cat",),
+    "DING DONG": ("ding dong",),
+    "BUUUH": ("buh", "boo", "buuh"),
+    "AAAH": ("ah", "aah", "a"),
+    "OOOH": ("oh", "ooh", "o"),
+    "SHH": ("sch", "shh", "sh", "psst"),
+    "MIAU": ("miau", "miaow", "meow"),
+    "YEAH": ("yeah", "yeh", "ja"),
+    "YO": ("yo", "jo"),
+    "WOW": ("wow", "wau"),
+    "BAM": ("bam", "bamm"),
+}
+
+
+def check_vosk_model_dir(path: str | Path) -> Path:
+    """Raise BackendError unless `path` looks like an unpacked vosk model.
+
+    A vosk model directory holds `am/final.mdl` (or `final.mdl`) and a
+    `conf/` folder; the check runs before vosk is imported so the message
+    names the problem instead of a Kaldi log.
+    """
+    path = Path(path).expanduser()
+    if not path.exists():
+        raise BackendError(f"vosk model {path}: no such directory")
+    if not path.is_dir():
+        raise BackendError(f"vosk model {path}: not a directory (unpack the model's zip first)")
+    if not ((path / "am" / "final.mdl").is_file() or (path / "final.mdl").is_file()):
+        raise BackendError(f"vosk model {path}: no am/final.mdl inside "
+                           "(not a vosk model, or a folder above it)")
+    if not (path / "conf").is_dir():
+        raise BackendError(f"vosk model {path}: no conf/ folder (incomplete model)")
+    return path
+
+
+def find_vosk_model(models_root: Path | None = None) -> Path | None:
+    """The first valid model under `models/vosk/` (the folder itself or a subfolder)."""
+    if models_root is None:
+        from beattrainer.resources import models_dir
+
+        models_root = models_dir()
+    root = Path(models_root) / "vosk"
+    if not root.is_dir():
+        return None
+    for candidate in [root, *sorted(p for p in root.iterdir() if p.is_dir())]:
+        try:
+            return check_vosk_model_dir(candidate)
+        except BackendError:
+            continue
+    return None
+
+
+def vosk_phrases(labels, has_word) -> dict[str, str]:
+    """Phrase for each label made of words the model has (labels without one are left out).
+
+    Parameters
+    ----------
+    labels : iterable of str
+    has_word : callable str -> bool, whether the model knows a word
+    """
+    out: dict[str, str] = {}
+    for label in labels:
+        candidates = VOSK_SPELLINGS.get(label, (label.lower(),))
+        for phrase in candidates:
+            if phrase and all(has_word(w) for w in phrase.split()):
+                out[label] = phrase
+                break
+    return out
+
+
+class VoskBackend:
+    """vosk's KaldiRecognizer with a grammar list over the performance vocabulary.
+
+    Parameters
+    ----------
+    vocabulary : iterable of str
+    model_dir : path to an unpacked vosk model (never downloaded)
+    """
+
+    name = "vosk"
+
+    def __init__(self, vocabulary, model_dir: str | Path) -> None:
+        path = check_vosk_model_dir(model_dir)
+        try:
+            import vosk
+        except ImportError:
+            raise BackendError("vosk is not installed (pip install vosk)") from None
+        vosk.SetLogLevel(-1)
+        try:
+            # Always a path: vosk's Model() without one downloads a model.
+            self._model = vosk.Model(model_path=str(path))
+        except Exception as exc:  # vosk raises a bare Exception on a broken model
+            raise BackendError(f"vosk model {path}: cannot be loaded ({exc})") from None
+        phrases = vosk_phrases(speech_labels(vocabulary),
+                               lambda w: self._model.find_word(w) >= 0)
+        if not phrases:
+            raise BackendError(f"vosk model {path}: knows none of the performance's words")
+        self._by_phrase = {phrase: label for label, phrase in phrases.items()}
+        grammar = json.dumps([*self._by_phrase, "[unk]"])
+        self._recognizer = vosk.KaldiRecognizer(self._model, SAMPLE_RATE, grammar)
+        self._recognizer.SetWords(True)
+
+    def start(self) -> None:
+        """Begin a slot."""
+        self._recognizer.Reset()
+
+    def feed(self, samples: np.ndarray) -> None:
+        """Decode a block now."""
+        self._recognizer.AcceptWaveform(to_pcm16(samples))
+
+    def finish(self) -> SpeechResult:
+        """The best phrase of the slot."""
+        result = json.loads(self._recognizer.FinalResult())
+        text = result.get("text", "").strip()
+        label = self._by_phrase.get(text)
+        if label is None:  # a phrase followed by noise words: take the longest known prefix
+            for phrase, candidate in sorted(self._by_phrase.items(), key=lambda x: -len(x[0])):
+                if text.startswith(phrase):
+                    label = candidate
+                    break
+        words = result.get("result") or []
+        conf = float(np.mean([w.get("conf", VOSK_HYP_CONFIDENCE) for w in words])) if words \
+            else VOSK_HYP_CONFIDENCE
+        return SpeechResult(label, conf if label else 0.0, text)
+
+
+def create_backend(backend: str, vocabulary, lexicon: Lexicon | None,
+                   vosk_model: str | Path | None = None):
+    """Build the speech backend: "auto" (vosk when a model is given or found), "pocketsphinx", "vosk", "none"."""
+    if backend not in ("auto", "pocketsphinx", "vosk", "none"):
+        raise BackendError(f"unknown backend {backend!r} (auto, pocketsphinx, vosk, none)")
+    if backend == "none":
+        return None
+    if backend in ("auto", "vosk"):
+        model = vosk_model if vosk_model is not None else find_vosk_model()
+        if model is not None:
+            return VoskBackend(vocabulary, model)
+        if backend == "vosk":
+            raise BackendError("no vosk model: pass --vosk-model DIR or unpack one into "
+                               "models/vosk/ (see models/README.md)")
+    return SphinxBackend(vocabulary, lexicon)

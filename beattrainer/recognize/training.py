@@ -1,0 +1,74 @@
+"""Fit the acoustic class model on the clip library's train voices.
+
+Run `python -m beattrainer.recognize.training [--seed N]`; it writes
+`models/acoustic-classes.json`. Test voices are never used. Slots are built
+like the benchmark's (1-4 voices, SNR 10-30 dB, random placement).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+
+import numpy as np
+
+from beattrainer.recognize.acoustic import describe_slot
+from beattrainer.recognize.classes import CLASS_MODEL_FILE, fit_class_model
+from beattrainer.recognize.simulate import SAMPLE_RATE, add_noise, mix_voices, set_level
+from beattrainer.recognize.vocabulary import (
+    CLICK, GROWL, HISS_CLASS, PERCUSSION, SHH_CLASS, SQUEAK, VOICE, WHISPERED,
+)
+
+EFFECT_CLASS = {"HISS": HISS_CLASS, "SHH": SHH_CLASS, "KISS": CLICK, "SQUEAK": SQUEAK,
+                "ZOMBIE": GROWL}
+SLOT_S = 1.6
+
+
+def clip_class(clip) -> str:
+    """The acoustic class a library clip belongs to."""
+    if clip.kind == "voice":
+        return WHISPERED if clip.modifier == "whisper" else VOICE
+    return EFFECT_CLASS.get(clip.label, PERCUSSION)
+
+
+def training_examples(library, rng: np.random.Generator, copies: int = 3, split: str = "train"):
+    """(acoustics, class) pairs from `split` clips placed in noisy slots."""
+    slot = int(SLOT_S * SAMPLE_RATE)
+    examples = []
+    clips = library.query(split=split)
+    by_class: dict[str, list] = {}
+    for clip in clips:
+        by_class.setdefault(clip_class(clip), []).append(clip)
+    for name, members in by_class.items():
+        for clip in members:
+            for _ in range(copies):
+                n_voices = int(rng.integers(1, 5)) if name in (VOICE, WHISPERED) else 1
+                same = [c for c in members if c.label == clip.label]
+                group = [clip] + [same[int(rng.integers(len(same)))] for _ in range(n_voices - 1)]
+                audio = [library.audio(c)[int(c.onset_s * SAMPLE_RATE):] for c in group]
+                onset = int(rng.uniform(0.05, 0.25) * SAMPLE_RATE)
+                mixed = mix_voices(audio, slot, onset, rng)
+                mixed = set_level(mixed, float(rng.uniform(-32.0, -12.0)))
+                noisy = add_noise(mixed, float(rng.uniform(10.0, 30.0)), rng)
+                examples.append((describe_slot(noisy), name))
+    return examples
+
+
+def main() -> None:
+    """Fit and write the class model."""
+    from beattrainer.resources import models_dir
+    from beattrainer.synth.clips import ClipLibrary
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=4)
+    parser.add_argument("--copies", type=int, default=3)
+    args = parser.parse_args()
+    rng = np.random.default_rng(args.seed)
+    examples = training_examples(ClipLibrary.load(), rng, args.copies)
+    model = fit_class_model(examples)
+    path = models_dir() / CLASS_MODEL_FILE
+    path.write_text(json.dumps(model.to_json(), indent=1) + "\n", "utf-8")
+    print(f"wrote {path} from {len(examples)} slots")
+
+
+if __name__ == "__main__":
+    main()
