@@ -544,12 +544,14 @@ class _Renderer:
             out.percussion.append({"time_s": self._onset_of(placement), "kind": kind})
 
     def _place_final(self, out: _SlotRender, members: list[int], onset_s: float) -> None:
-        """The final move: everyone cheers, then claps."""
-        self._place_voices(out, members, [CHEER_LABEL] * len(members), None, onset_s)
+        """The final move: everyone cheers (whispering under challenge 1), then claps."""
+        modifier = Modifier.WHISPER if self.whispered_rules else None
+        self._place_voices(out, members, [CHEER_LABEL] * len(members), modifier, onset_s)
         claps = self.clips.query(label="CLAP", split=self._effect_split())
         for delay_s in CHEER_CLAPS_S:
             clip = claps[int(self.rng.integers(len(claps)))]
-            placement = self._place(out, clip, onset_s + delay_s, PERCUSSION_GAIN_DB)
+            gain_db = PERCUSSION_GAIN_DB + (SOFT_PERCUSSION_DB if self.whispered_rules else 0.0)
+            placement = self._place(out, clip, onset_s + delay_s, gain_db)
             out.percussion.append({"time_s": self._onset_of(placement), "kind": "clap"})
 
     # -- bookkeeping

@@ -208,7 +208,7 @@ def test_whisper_challenge_uses_whisper_voices(lib):
     _, _, truth = render(lib, perf=perf)
     whisper = set(lib.voice_ids(whisper=True))
     for slot in truth["slots"]:
-        if slot["placed"] and slot["placed"]["kind"] == "voice" and slot["role"] != "final":
+        if slot["placed"] and slot["placed"]["kind"] == "voice":
             assert set(slot["placed"]["voices"]) <= whisper, slot["index"]
 
 
@@ -403,3 +403,18 @@ def test_cli_bad_input_is_one_line_error(tmp_path, args, message):
     assert message in result.output
     assert "Traceback" not in result.output
     assert not (tmp_path / "x.wav").exists()
+
+
+@pytest.mark.parametrize("args", [
+    ["--tutorial", "2", "--performance", "3"],
+    ["--challenge", "5", "--cards", "03,04,11,48,24,08", "--performance", "2"],
+    ["--challenge", "2", "--cards", "01,04,11,48,24,08"],
+    ["--highscore", "--rules", "8", "--cards", "01,04,11,48,24"],
+])
+def test_cli_renders_every_mode(tmp_path, args):
+    out = tmp_path / "p.flac"
+    result = CliRunner().invoke(cli, ["synth", *args, "--split", "test", "--reverb",
+                                      "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    truth = json.loads((tmp_path / "p.truth.json").read_text(encoding="utf-8"))
+    assert truth["words"] and out.stat().st_size > 0
