@@ -471,6 +471,186 @@ class _GameCommand(click.Command):
             raise UserError("game interrupted")
 
 
+# ---------------------------------------------------------------- slot recognition
+
+def _recognizer(backend: str, vocabulary, strictness: str, vosk_model: str | None):
+    """A SlotRecognizer, or UserError with the reason in one line."""
+    from beattrainer.recognize import SlotRecognizer
+    from beattrainer.recognize.classes import ClassModelError
+    from beattrainer.recognize.lexicon import LexiconError
+    from beattrainer.recognize.recognizer import RecognizeError
+    from beattrainer.recognize.speech import BackendError
+
+    try:
+        return SlotRecognizer.create(backend=backend, vocabulary=vocabulary,
+                                     strictness=strictness, vosk_model=vosk_model)
+    except (BackendError, LexiconError, ClassModelError, RecognizeError) as exc:
+        raise UserError(str(exc))
+
+
+def _read_slot_audio(path: str):
+    """Mono float32 at 16 kHz, or UserError."""
+    from beattrainer.audio import AudioError, read_audio
+
+    try:
+        samples, _ = read_audio(path)
+    except AudioError as exc:
+        raise UserError(str(exc))
+    return samples
+
+
+def _label_list(text: str | None) -> tuple[str, ...]:
+    return tuple(" ".join(x.split()).upper() for x in (text or "").split(",") if x.strip())
+
+
+backend_option = click.option(
+    "--backend", type=click.Choice(["auto", "pocketsphinx", "vosk", "none"]), default="auto",
+    show_default=True, help="Speech layer: auto uses vosk when a model is given or in models/vosk.")
+vosk_option = click.option("--vosk-model", type=click.Path(), default=None,
+                           help="Folder of an unpacked vosk model (never downloaded).")
+
+
+@cli.command()
+@click.argument("audio", type=click.Path(dir_okay=False))
+@click.option("--expect", "expect", required=True,
+              help="Item due: LABEL or LABEL/modifier, e.g. YEAH or MIEZEKATZE/quiet.")
+@click.option("--candidates", default=None, help="Comma-separated labels to choose between.")
+@click.option("--normal", "normal_files", multiple=True, type=click.Path(dir_okay=False),
+              help="Recording of the group's normal MIEZEKATZE (repeatable): the reference "
+                   "for quiet/loud/high/slow.")
+@click.option("--enrolment", type=click.Path(dir_okay=False), default=None,
+              help="Templates file written by `beattrainer enroll`.")
+@click.option("--strictness", type=click.Choice(["lenient", "normal", "strict"]),
+              default="normal", show_default=True)
+@backend_option
+@vosk_option
+@click.option("--json", "as_json", is_flag=True, help="Print the recognize/1 JSON object.")
+def recognize(audio, expect, candidates, normal_files, enrolment, strictness, backend,
+              vosk_model, as_json) -> None:
+    """Recognise what was said in one slot's AUDIO and whether EXPECT is accepted."""
+    import json
+
+    from beattrainer.recognize import GroupProfile, ItemError, SlotContext, describe_slot
+    from beattrainer.recognize.vocabulary import Item
+
+    try:
+        item = Item.parse(expect)
+    except ItemError as exc:
+        raise UserError(str(exc))
+    labels = _label_list(candidates)
+    rec = _recognizer(backend, (item.label, *labels, *_default_words()), strictness, vosk_model)
+    if enrolment:
+        _load_enrolment(rec, enrolment)
+    group = None
+    if normal_files:
+        try:
+            group = GroupProfile.from_acoustics(
+                [describe_slot(_read_slot_audio(f)) for f in normal_files])
+        except ValueError as exc:
+            raise UserError(f"--normal: {exc}")
+    samples = _read_slot_audio(audio)
+    heard = rec.recognize(samples, SlotContext(expected=str(item), candidates=labels,
+                                               group=group))
+    if as_json:
+        click.echo(json.dumps(heard.to_json(), ensure_ascii=False))
+        return
+    verdict = "accepted" if heard.accepted else "NOT accepted"
+    click.echo(f"heard {heard.label} (confidence {heard.confidence:.2f}); {item} {verdict}")
+    details = [f"syllables {heard.syllables}"]
+    if heard.level_db is not None:
+        details.append(f"level {heard.level_db:.1f} dBFS")
+    if heard.pitch_hz is not None:
+        details.append(f"pitch {heard.pitch_hz:.0f} Hz")
+    details.append(f"duration {heard.duration_s:.2f} s")
+    details.append(f"backend {heard.backend}")
+    click.echo(", ".join(details))
+
+
+def _default_words() -> tuple[str, ...]:
+    from beattrainer.recognize.vocabulary import CARD_WORDS
+
+    return CARD_WORDS
+
+
+def _load_enrolment(rec, path: str) -> None:
+    """Templates from an enrolment file into `rec`, or UserError."""
+    import numpy as np
+
+    from beattrainer.recognize.templates import store_from_arrays
+
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            rec.templates = store_from_arrays(data)
+    except (OSError, KeyError, ValueError) as exc:
+        raise UserError(f"{path}: not an enrolment file ({exc.__class__.__name__})")
+
+
+@cli.command()
+@click.option("--words", default=None,
+              help="Comma-separated labels to enrol (default: every card word).")
+@click.option("--players", default="", help="Comma-separated player names (each says every name).")
+@click.option("--from-dir", type=click.Path(file_okay=False), default=None,
+              help="Take LABEL*.wav/.flac/.ogg files from this folder instead of the microphone.")
+@click.option("--seconds", type=float, default=2.0, show_default=True,
+              help="Recording time per word from the microphone.")
+@click.option("--device", default=None, help="Input device (index or name part).")
+@click.option("--out", "out_file", required=True, type=click.Path(dir_okay=False),
+              help="Where to write the templates (.npz).")
+def enroll(words, players, from_dir, seconds, device, out_file) -> None:
+    """Record the group saying the session's vocabulary once, as templates for `recognize`."""
+    from pathlib import Path
+
+    import numpy as np
+
+    from beattrainer.recognize.lexicon import label_token
+    from beattrainer.recognize.templates import TemplateStore, store_to_arrays
+
+    labels = list(_label_list(words) or _default_words()) + list(_label_list(players))
+    if not labels:
+        raise UserError("nothing to enrol")
+    store = TemplateStore()
+    if from_dir:
+        folder = Path(from_dir)
+        if not folder.is_dir():
+            raise UserError(f"{folder}: no such folder")
+        files = sorted(p for p in folder.iterdir() if p.suffix.lower() in (".wav", ".flac", ".ogg"))
+        for label in labels:
+            token = label_token(label)
+            mine = [p for p in files if label_token(p.stem).startswith(token)]
+            for path in mine:
+                store.add(_read_slot_audio(str(path)), label)
+            click.echo(f"{label}: {len(mine)} recording(s)")
+    else:
+        if seconds <= 0 or seconds > 10:
+            raise UserError("--seconds must be between 0 and 10")
+        for label in labels:
+            click.prompt(f"Say {label!r} after pressing Enter", default="", show_default=False)
+            store.add(_record(seconds, device), label)
+    if not len(store):
+        raise UserError("no usable recording: nothing was heard")
+    out = Path(out_file)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        with out.open("wb") as handle:
+            np.savez(handle, **store_to_arrays(store))
+    except OSError as exc:
+        raise UserError(f"{out}: cannot write ({exc.__class__.__name__})")
+    click.echo(f"wrote {len(store)} template(s) for {len(store.labels())} word(s) to {out}")
+
+
+def _record(seconds: float, device) -> "np.ndarray":
+    """`seconds` of microphone audio at 16 kHz, or UserError."""
+    import numpy as np
+
+    from beattrainer.audio import AudioError, mic_blocks
+
+    try:
+        blocks = list(mic_blocks(device=device, max_seconds=seconds))
+    except AudioError as exc:
+        raise UserError(str(exc))
+    return np.concatenate(blocks) if blocks else np.zeros(0, np.float32)
+
+
 def _add_game_commands() -> None:
     from beattrainer.games.registry import GAMES
 

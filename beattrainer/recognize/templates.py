@@ -146,3 +146,30 @@ class TemplateStore:
         for (label, _), d in zip(flat, dists):
             out[label] = min(out.get(label, np.inf), float(d))
         return out
+
+
+def store_to_arrays(store: TemplateStore) -> dict[str, np.ndarray]:
+    """Flat arrays for saving (`np.savez`): features, lengths and labels."""
+    flat = [(label, t) for label, ts in store.templates.items() for t in ts]
+    if not flat:
+        return {"features": np.zeros((0, N_CEPS)), "lengths": np.zeros(0, int),
+                "labels": np.array([], dtype=str)}
+    return {"features": np.concatenate([t for _, t in flat]),
+            "lengths": np.array([len(t) for _, t in flat]),
+            "labels": np.array([label for label, _ in flat])}
+
+
+def store_from_arrays(arrays) -> TemplateStore:
+    """Inverse of `store_to_arrays`; ValueError when the arrays do not fit together."""
+    features = np.asarray(arrays["features"], dtype=float)
+    lengths = np.asarray(arrays["lengths"], dtype=int)
+    labels = [str(x) for x in arrays["labels"]]
+    if features.ndim != 2 or features.shape[1] != N_CEPS or lengths.sum() != len(features) \
+            or len(labels) != len(lengths):
+        raise ValueError("template arrays do not fit together")
+    store = TemplateStore()
+    start = 0
+    for label, n in zip(labels, lengths):
+        store.templates.setdefault(label, []).append(features[start:start + n])
+        start += n
+    return store
