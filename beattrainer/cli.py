@@ -285,6 +285,160 @@ def synth(cards_text, tutorial, challenge, highscore, rules, performance, period
                f"{len(truth['words'])} words; truth in {truth_path}")
 
 
+# ---------------------------------------------------------------- the referee
+
+def _players(players: str | None, lead: str | None) -> tuple[str, ...]:
+    """Names clockwise starting with the lead."""
+    names = [n.strip() for n in (players or "").split(",") if n.strip()]
+    if lead:
+        lead = lead.strip()
+        if lead in names:
+            i = names.index(lead)
+            names = names[i:] + names[:i]
+        else:
+            names.insert(0, lead)
+    if len(set(names)) != len(names):
+        raise UserError("player names must differ")
+    return tuple(names)
+
+
+def _verdict_line(verdict) -> str:
+    """One line per judged slot: what was due, what was heard, the timing."""
+    from beattrainer.judge import describe_slot
+
+    slot = verdict.slot
+    heard = verdict.heard.label if verdict.heard else "-"
+    timing = f"{verdict.offset_ms:+5.0f} ms" if verdict.offset_ms is not None else "        "
+    mark = {"ok": "ok  ", "mistake": "MISS", "not_judged": "    "}[verdict.verdict]
+    due = slot.expected.item() if slot.expected.sound.value != "free" else "free"
+    return f"{mark} {describe_slot(slot):<26} due {due:<22} heard {heard:<22} {timing}"
+
+
+strictness_option = click.option(
+    "--strictness", type=click.Choice(["lenient", "normal", "strict"]), default="normal",
+    show_default=True, help="How strict the referee is about timing and dynamics.")
+backend_option = click.option(
+    "--backend", type=click.Choice(["auto", "pocketsphinx", "vosk", "none"]), default="auto",
+    show_default=True, help="Speech recognizer (auto: vosk when a model is there, else pocketsphinx).")
+vosk_option = click.option(
+    "--vosk-model", type=click.Path(file_okay=False),
+    help="Folder of an unpacked vosk model (default: models/vosk when present).")
+
+
+@cli.command()
+@click.argument("audio", type=click.Path(dir_okay=False))
+@click.option("--cards", "cards_text", help="Card ids in draw order (default for tutorials: theirs).")
+@click.option("--tutorial", type=click.IntRange(1, 2), help="Tutorial 1 or 2.")
+@click.option("--challenge", type=click.IntRange(1, 9), help="Challenge 1-9.")
+@click.option("--highscore", is_flag=True, help="A highscore run (the default).")
+@click.option("--rules", type=click.IntRange(1, 9), help="With --highscore: a challenge's rules.")
+@click.option("--performance", type=click.IntRange(min=1),
+              help="Performance number (default: the last one the cards allow).")
+@click.option("--lead", help="Name of the lead player (the Beatzekatze).")
+@click.option("--players", help="Names clockwise, e.g. Anna,Ben,Cem (for name cards 09 and 13).")
+@click.option("--period", "period_s", type=click.FloatRange(0.35, 4.0),
+              help="Word period [s] when the solos are silent (challenge 2).")
+@click.option("--start", "start_s", type=click.FloatRange(min=0.0),
+              help="With --period: when the first solo's beat is [s].")
+@strictness_option
+@backend_option
+@vosk_option
+@click.option("--json", "json_out", type=click.Path(dir_okay=False),
+              help="Write the judge report (contract beattrainer.judge-report/1); - for stdout.")
+@click.option("--plot", type=click.Path(dir_okay=False), help="Write the timing plots to this PNG.")
+@custom_cards_option
+def judge(audio, cards_text, tutorial, challenge, highscore, rules, performance, lead, players,
+          period_s, start_s, strictness, backend, vosk_model, json_out, plot, custom_cards) -> None:
+    """Judge a recorded performance slot by slot, as the live referee would.
+
+    The exit code is 0 whether the performance was completed or failed: the
+    verdict is data. Only errors (unreadable audio, bad cards) exit non-zero.
+    """
+    import json
+
+    from beattrainer.audio import AudioError, file_blocks
+    from beattrainer.mzkz.sequence import SequenceError, compile_performance
+    from beattrainer.report.text import report_text
+    from beattrainer.session import judge_stream, make_recognizer
+
+    catalog = _catalog(custom_cards)
+    mode = _mode(tutorial, challenge, highscore, rules)
+    if cards_text:
+        ids = _card_ids(cards_text)
+    elif mode.kind == "tutorial":
+        ids = catalog.tutorials[mode.number].cards
+    else:
+        raise UserError("give the drawn cards with --cards, e.g. --cards 01,04,11")
+    names = _players(players, lead)
+    try:
+        perf = compile_performance(ids, mode, performance, players=names, catalog=catalog)
+    except SequenceError as exc:
+        raise UserError(str(exc))
+    grid = _grid(perf, mode, catalog, period_s, start_s)
+    try:
+        blocks = file_blocks(audio)
+        adapter = make_recognizer(perf, backend, strictness, vosk_model)
+        to_stdout = json_out == "-"
+        echo = (lambda v: None) if to_stdout else (lambda v: click.echo(_verdict_line(v)))
+        result = judge_stream(perf, blocks, adapter, strictness, grid, on_verdict=echo)
+    except AudioError as exc:
+        raise UserError(str(exc))
+    except ValueError as exc:  # the recognizer's and vosk's one-line errors
+        raise UserError(str(exc))
+    if result.period_s is None:
+        raise UserError(f"{audio}: no beat was heard (the lead's two solo MIEZEKATZEs set the "
+                        "tempo; for silent solos give --period and --start)")
+    result = _with_audio_info(result, audio, names)
+    data = result.to_json()
+    if json_out:
+        text = json.dumps(data, indent=2)
+        if to_stdout:
+            click.echo(text)
+        else:
+            with open(json_out, "w", encoding="utf-8") as handle:
+                handle.write(text + "\n")
+    if not to_stdout:
+        click.echo("")
+        click.echo(_summary(data))
+        click.echo(report_text(data))
+    if plot:
+        from beattrainer.report.plots import save_report_png
+
+        save_report_png(data, plot)
+
+
+def _grid(perf, mode, catalog, period_s, start_s):
+    """The tempo grid when the solos are silent (challenge 2), from --period/--start."""
+    silent_solos = "no_cats" in mode.rules(catalog)
+    if period_s is None and start_s is None:
+        if silent_solos:
+            raise UserError("challenge 2 has silent solos: give the tempo with --period and --start")
+        return None
+    if period_s is None or start_s is None:
+        raise UserError("--period and --start go together")
+    return (period_s, start_s)
+
+
+def _with_audio_info(result, audio: str, names):
+    """Fill in the file's own rate and channels for the report."""
+    from dataclasses import replace
+
+    import soundfile as sf
+
+    info = sf.info(audio)
+    return replace(result, audio_path=audio, sample_rate=int(info.samplerate),
+                   channels=int(info.channels), lead=names[0] if names else None)
+
+
+def _summary(data: dict) -> str:
+    """The verdict in one sentence."""
+    if data["result"] == "completed":
+        return "Completed: every slot was right. Pass the squeaker!"
+    if data["result"] == "incomplete":
+        return "Incomplete: the audio ended before the performance did."
+    return f"Mistake: {data['mistake']['message']}. One life lost."
+
+
 # ---------------------------------------------------------------- reports
 
 @cli.command()
@@ -469,6 +623,81 @@ class _GameCommand(click.Command):
             _run_game(self.module, dict(ctx.params))
         except KeyboardInterrupt:
             raise UserError("game interrupted")
+
+
+# ---------------------------------------------------------------- onsets
+
+@cli.command()
+@click.argument("audio", required=False, type=click.Path(dir_okay=False))
+@click.option("--mic", is_flag=True, help="Listen to the microphone instead of a file.")
+@click.option("--device", help="Input device: index or part of its name (default: the "
+              "system's default input).")
+@click.option("--seconds", type=click.FloatRange(min=0.0, min_open=True),
+              help="With --mic: stop after this much audio (default: until Ctrl-C).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (contract beattrainer.onsets/1).")
+def onsets(audio: str | None, mic: bool, device: str | None, seconds: float | None,
+           as_json: bool) -> None:
+    """Find syllable and word onsets (and percussive hits) in AUDIO or live from the mic."""
+    import json
+
+    from beattrainer.audio import PIPELINE_SR, AudioError, file_blocks, mic_blocks
+    from beattrainer.dsp.onsets import OnsetDetector, events_json
+
+    if mic == (audio is not None):
+        raise UserError("give either an AUDIO file or --mic")
+    if not mic and (device is not None or seconds is not None):
+        raise UserError("--device and --seconds only go with --mic")
+    detector = OnsetDetector(PIPELINE_SR)
+    events: list = []
+    source = None
+    samples = 0
+    try:
+        source = mic_blocks(device=device, max_seconds=seconds) if mic else file_blocks(audio)
+        if mic and not as_json:
+            click.echo(f"listening on '{source.device_name}'"
+                       + (f" for {seconds:g} s" if seconds else " (Ctrl-C stops)"), err=True)
+        try:
+            for block in source:
+                samples += len(block)
+                new = detector.feed(block)
+                if not as_json:
+                    for event in new:
+                        click.echo(_onset_line(event))
+                events.extend(new)
+        except KeyboardInterrupt:
+            pass
+        tail = detector.flush()
+    except AudioError as exc:
+        raise UserError(str(exc))
+    finally:
+        if mic and source is not None:
+            source.close()
+    if mic and source.problems():
+        click.echo(f"warning: {source.problems()}", err=True)
+    if not mic and samples == 0:
+        raise UserError(f"{audio}: contains no audio samples")
+    events.extend(tail)
+    if as_json:
+        click.echo(json.dumps(events_json(events, PIPELINE_SR, detector.latency_s), indent=1))
+        return
+    for event in tail:
+        click.echo(_onset_line(event))
+    n_words = sum(1 for e in events if type(e).__name__ == "Word")
+    click.echo(f"{n_words} word(s) in {samples / PIPELINE_SR:.2f} s; detector latency "
+               f"{detector.latency_s * 1000:.0f} ms")
+
+
+def _onset_line(event) -> str:
+    """One readable line per detector event."""
+    from beattrainer.events import Onset, OnsetKind
+
+    if isinstance(event, Onset):
+        if event.kind is OnsetKind.PERCUSSION:
+            return f"{event.time_s:9.3f}  hit"
+        mark = "word  " if event.starts_word else "      "
+        return f"{event.time_s:9.3f}  {mark}syllable  +{event.strength:.0f} dB"
+    times = " ".join(f"{t:.3f}" for t in event.syllable_onsets_s)
+    return f"{event.onset_s:9.3f}  WORD of {len(event.syllable_onsets_s)} syllable(s): {times}"
 
 
 # ---------------------------------------------------------------- slot recognition

@@ -1,0 +1,684 @@
+"""The referee: walks a performance's slots in time as audio arrives and judges
+each slot as it closes; the first mistake ends the performance.
+
+`Referee.feed(block)` takes mono float32 blocks at the pipeline rate from a file
+or the microphone alike and returns the verdicts of the slots that closed;
+`finish()` closes the stream and returns the judge report. Time is samples
+consumed / rate. Nothing here does I/O: the onset detector and the slot
+recognizer are passed in.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from typing import Iterable, Protocol, Sequence
+
+import numpy as np
+
+from beattrainer.dsp.tempo import MAX_PERIOD_S, MIN_PERIOD_S, TempoTracker
+from beattrainer.events import Onset, OnsetKind
+from beattrainer.mzkz.model import MIEZEKATZE, Expected, Performance, Role, Slot, Sound
+
+# Tolerances of the "normal" strictness (rulings section 5).
+OFF_BEAT_MIN_S = 0.120       # a word is off the beat beyond max(120 ms, 10% of T)
+OFF_BEAT_FRACTION = 0.10
+DRIFT_LIMIT = 0.15           # the group's period may drift 15% from the solos'
+TIERS_MS = (25, 50, 100)     # timing feedback, not mistakes
+STRICTNESS_SCALE = {"lenient": 1.5, "normal": 1.0, "strict": 0.67}
+
+SEARCH_FRACTION = 0.5        # a slot's word start is looked for within +-T/2
+LEAD_IN_S = 0.03             # slot audio starts this long before the heard onset
+SILENCE_LABELS = {"SILENCE", "NOISE", "PERCUSSION"}
+
+
+class MistakeKind(str, Enum):
+    """The mistake kinds of the contract (rulings section 5)."""
+
+    MISSING = "missing"
+    UNEXPECTED_SOUND = "unexpected_sound"
+    WRONG_WORD = "wrong_word"
+    OFF_BEAT = "off_beat"
+    WRONG_DYNAMICS = "wrong_dynamics"
+    TEMPO_DRIFT = "tempo_drift"
+
+
+@dataclass(frozen=True)
+class HeardSlot:
+    """What the recognizer made of one slot's audio."""
+
+    label: str                    # MIEZEKATZE, YEAH, ..., MIEZEKATZE/quiet, SILENCE, NOISE
+    accepted: bool                # the expected item was heard
+    confidence: float | None = None
+    level_db: float | None = None
+
+
+class SlotRecognizer(Protocol):
+    """What the referee needs from a recognizer (see beattrainer.recognize)."""
+
+    def recognize_slot(self, samples: np.ndarray, expected: Expected, slot: Slot,
+                       syllable_onsets_s: Sequence[float]) -> HeardSlot: ...
+
+    def learn_slot(self, samples: np.ndarray, expected: Expected, slot: Slot) -> None: ...
+
+
+@dataclass(frozen=True)
+class SlotVerdict:
+    """The judgement of one slot (the contract's slot object)."""
+
+    slot: Slot
+    expected_onset_s: float | None
+    heard_onset_s: float | None
+    heard: HeardSlot | None
+    syllable_onsets_s: tuple[float, ...] = ()
+    offset_ms: float | None = None
+    verdict: str = "ok"           # ok | mistake | not_judged
+    mistake: MistakeKind | None = None
+    message: str = ""
+
+    def to_json(self) -> dict:
+        """The contract's slot object."""
+        heard = None
+        if self.heard is not None:
+            heard = {
+                "onset_s": _r(self.heard_onset_s if self.heard_onset_s is not None
+                              else self.expected_onset_s or 0.0),
+                "label": self.heard.label,
+                "syllable_onsets_s": [_r(t) for t in self.syllable_onsets_s],
+                "level_db": _r(self.heard.level_db),
+                "confidence": _r(self.heard.confidence),
+            }
+        return {
+            "index": self.slot.index,
+            "round": self.slot.round,
+            "role": self.slot.role.value,
+            "card": self.slot.card,
+            "expected": self.slot.expected.to_json(),
+            "expected_onset_s": _r(self.expected_onset_s),
+            "heard": heard,
+            "offset_ms": _r(self.offset_ms, 1),
+            "verdict": self.verdict,
+        }
+
+
+def _r(value: float | None, digits: int = 4) -> float | None:
+    return None if value is None else round(float(value), digits)
+
+
+@dataclass(frozen=True)
+class Tolerances:
+    """Timing tolerances of one strictness."""
+
+    off_beat_min_s: float
+    off_beat_fraction: float
+    drift_limit: float
+
+    @classmethod
+    def for_strictness(cls, strictness: str) -> Tolerances:
+        """Scale the normal tolerances: lenient x1.5, strict x0.67."""
+        if strictness not in STRICTNESS_SCALE:
+            raise ValueError(f"strictness is one of {', '.join(STRICTNESS_SCALE)}")
+        k = STRICTNESS_SCALE[strictness]
+        return cls(OFF_BEAT_MIN_S * k, OFF_BEAT_FRACTION * k, DRIFT_LIMIT * k)
+
+    def off_beat_s(self, period_s: float) -> float:
+        """How far a word may be from its beat [s]."""
+        return max(self.off_beat_min_s, self.off_beat_fraction * period_s)
+
+
+@dataclass
+class _Pending:
+    """An off-beat word whose kind waits for the next heard word: one word off the
+    grid is off the beat, the whole group on a new period is tempo drift."""
+
+    verdict: SlotVerdict
+    beat: int
+    onset_s: float
+
+
+class Referee:
+    """Judge one performance from a stream of audio blocks.
+
+    Parameters
+    ----------
+    performance : the slot list (one voice; canons are judged on voice 0's grid)
+    detector : an onset detector with ``feed(block) -> events``, ``flush()``, ``latency_s``
+    recognizer : a `SlotRecognizer`
+    sr : rate of the blocks [Hz]
+    strictness : lenient | normal | strict
+    grid : (period_s, first_onset_s) when the tempo is given (challenge 2's silent
+        solos); otherwise it is taken from the two solos
+    """
+
+    def __init__(self, performance: Performance, detector, recognizer: SlotRecognizer,
+                 sr: int, strictness: str = "normal",
+                 grid: tuple[float, float] | None = None) -> None:
+        self.performance = performance
+        self.slots = [s for s in performance.slots if s.voice == 0]
+        self.detector = detector
+        self.recognizer = recognizer
+        self.sr = sr
+        self.tolerances = Tolerances.for_strictness(strictness)
+        self.strictness = strictness
+        self._chunks: list[np.ndarray] = []
+        self._audio = np.zeros(0, dtype=np.float32)
+        self._n_samples = 0
+        self._word_starts: list[Onset] = []
+        self._syllables: list[Onset] = []
+        self.percussion: list[Onset] = []
+        self._tracker: TempoTracker | None = (
+            TempoTracker.from_grid(*grid) if grid else None)
+        self._grid_given = grid is not None
+        self._solo_onsets_s: list[float] = []
+        self._solo_checks: dict[float, bool] = {}
+        self._last_heard_s = -1.0     # onset of the last word judged [s]
+        self._last_heard_syllables = 0
+        self._next = 0                 # index into self.slots of the next slot to judge
+        self._reanchor_pending = False
+        self._after_free_from_s: float | None = None
+        self._pending: _Pending | None = None
+        self.verdicts: list[SlotVerdict] = []
+        self.mistake: SlotVerdict | None = None
+        self.finished = False
+
+    # ------------------------------------------------------------------ stream
+
+    @property
+    def time_s(self) -> float:
+        """Audio consumed so far [s]."""
+        return self._n_samples / self.sr
+
+    @property
+    def done(self) -> bool:
+        """True once every slot is judged or a mistake has ended the performance."""
+        return self.mistake is not None or self._next >= len(self.slots)
+
+    def feed(self, block: np.ndarray) -> list[SlotVerdict]:
+        """Consume one block; return the verdicts of slots that closed."""
+        block = np.asarray(block, dtype=np.float32).reshape(-1)
+        self._chunks.append(block)
+        self._n_samples += len(block)
+        self._take_events(self.detector.feed(block))
+        return self._advance(final=False)
+
+    def finish(self) -> list[SlotVerdict]:
+        """End of the stream: close what can be closed; the rest stays not judged."""
+        self._take_events(self.detector.flush())
+        out = self._advance(final=True)
+        self.finished = True
+        return out
+
+    def run(self, blocks: Iterable[np.ndarray]) -> list[SlotVerdict]:
+        """Feed every block, then finish; return all verdicts."""
+        for block in blocks:
+            self.feed(block)
+        self.finish()
+        return self.verdicts
+
+    def _take_events(self, events: Sequence) -> None:
+        for event in events:
+            if not isinstance(event, Onset):
+                continue
+            if event.kind is OnsetKind.PERCUSSION:
+                self.percussion.append(event)
+            else:
+                self._syllables.append(event)
+                if event.starts_word:
+                    self._word_starts.append(event)
+
+    def _samples(self, start_s: float, end_s: float) -> np.ndarray:
+        """Audio between two stream times (clipped to what has arrived)."""
+        if self._chunks:
+            self._audio = np.concatenate([self._audio, *self._chunks])
+            self._chunks = []
+        a = max(0, int(round(start_s * self.sr)))
+        b = min(len(self._audio), int(round(end_s * self.sr)))
+        return self._audio[a:b] if b > a else np.zeros(0, dtype=np.float32)
+
+    # ------------------------------------------------------------------ walking
+
+    def _advance(self, final: bool) -> list[SlotVerdict]:
+        out: list[SlotVerdict] = []
+        if self._tracker is None and not self._find_solos(final):
+            return out
+        while not self.done:
+            verdict = self._try_close(self.slots[self._next], final)
+            if verdict is None:
+                break
+            out.extend(self._settle(verdict))
+            self._next += 1
+        if final:
+            out.extend(self._resolve_pending(next_onset=None))
+        return out
+
+    def _find_solos(self, final: bool) -> bool:
+        """Take the tempo from the first two solo words a beat apart.
+
+        A word start counts as the first solo only when the recognizer accepts it
+        as the solo's word: a cough or a chair before the performance must not
+        set the beat.
+        """
+        horizon = self.time_s - self.detector.latency_s
+        starts = [w.time_s for w in self._word_starts]
+        for i, first in enumerate(starts):
+            later = [t for t in starts[i + 1:] if t - first >= MIN_PERIOD_S]
+            if not later and horizon - first < MAX_PERIOD_S and not final:
+                return False  # the second solo may still come
+            if not later or later[0] - first > MAX_PERIOD_S:
+                continue
+            if not self._is_solo_word(first, later[0]):
+                continue
+            self._tracker = TempoTracker.from_solos(first, later[0])
+            self._solo_onsets_s = [first, later[0]]
+            self._last_heard_s = later[0]
+            self._last_heard_syllables = expected_syllables(self.slots[1].expected)
+            return True
+        return False
+
+    def _is_solo_word(self, onset_s: float, next_s: float) -> bool:
+        """Does the word at `onset_s` sound like the first solo (cached per onset)?"""
+        if onset_s not in self._solo_checks:
+            slot = self.slots[0]
+            samples = self._samples(onset_s - LEAD_IN_S, next_s)
+            heard = self.recognizer.recognize_slot(samples, slot.expected, slot, ())
+            self._solo_checks[onset_s] = heard.accepted
+        return self._solo_checks[onset_s]
+
+    def _try_close(self, slot: Slot, final: bool) -> SlotVerdict | None:
+        """Judge `slot` once the audio it needs has arrived (None: not yet)."""
+        tracker = self._tracker
+        period = tracker.period_s
+        horizon = self.time_s - self.detector.latency_s
+        if self._reanchor_pending:
+            return self._close_reanchor(slot, final, horizon)
+        expected_s = tracker.expected_s(slot.beat)
+        if slot.role is Role.SOLO and not self._grid_given:
+            onset = self._solo_onsets_s[slot.index]
+            end_s = self._word_end(onset, final)
+            if end_s is None:
+                return None
+            return self._judge_voiced(slot, expected_s, onset, end_s, timed=False)
+        if self._pending is not None:
+            return self._close_after_off_beat(slot, expected_s, horizon, final)
+        search_end = expected_s + SEARCH_FRACTION * period
+        if horizon < search_end and (not final or self.time_s < search_end):
+            return None  # its audio has not (or never) fully arrived: not judged
+        onset = self._word_start_near(expected_s, period)
+        if slot.role is Role.FINAL:
+            return SlotVerdict(slot, expected_s, onset, None, verdict="not_judged",
+                               message="the final move is free")
+        if slot.expected.sound is Sound.SILENCE or slot.expected.sound is Sound.FREE:
+            return self._judge_silence(slot, expected_s, onset, final)
+        end_s = self._word_end(onset if onset is not None else expected_s, final,
+                               free=slot.expected.free_timing,
+                               syllables=_free_syllables(slot.expected))
+        if end_s is None:
+            return None
+        return self._judge_voiced(slot, expected_s, onset, end_s, timed=True)
+
+    def _close_after_off_beat(self, slot: Slot, expected_s: float, horizon: float,
+                              final: bool) -> SlotVerdict | None:
+        """After an off-beat word, find the next word wherever it comes: on the old
+        grid (one word was off) or a new period after the off word (tempo drift)."""
+        period = self._tracker.period_s
+        pending = self._pending
+        beats_after = slot.beat - pending.beat
+        earliest = min(expected_s, pending.onset_s + beats_after * period) - SEARCH_FRACTION * period
+        latest = pending.onset_s + beats_after * period * 2.0
+        later = self._word_starts_between(earliest, latest, syllable_fallback=False)
+        if not later:
+            if horizon < latest and not final:
+                return None  # syllables stand in for word starts only once all are in
+            later = self._word_starts_between(earliest, latest)
+        if not slot.expected.voiced:
+            return SlotVerdict(slot, expected_s, later[0] if later else None, None)
+        return SlotVerdict(slot, expected_s, later[0] if later else None, None,
+                           verdict="not_judged")
+
+    def _close_reanchor(self, slot: Slot, final: bool, horizon: float) -> SlotVerdict | None:
+        """The slot after a free-timing card starts where the group is heard again."""
+        start = self._after_free_from_s or 0.0
+        later = [w.time_s for w in self._word_starts if w.time_s > start]
+        if slot.expected.sound is Sound.SILENCE:
+            # a silent slot cannot anchor: it passes, the next heard slot anchors
+            return SlotVerdict(slot, None, None, None, verdict="ok")
+        if not later:
+            if final:
+                return None
+            return None
+        onset = later[0]
+        end_s = self._word_end(onset, final, free=slot.expected.free_timing,
+                               syllables=_free_syllables(slot.expected))
+        if end_s is None:
+            return None
+        self._tracker.reanchor(slot.beat, onset)
+        self._reanchor_pending = False
+        return self._judge_voiced(slot, None, onset, end_s, timed=False)
+
+    def _word_starts_between(self, start_s: float, end_s: float,
+                             syllable_fallback: bool = True) -> list[float]:
+        """Word starts in [start_s, end_s], past the word heard last.
+
+        The last word's own syllables are skipped (a pause inside a word can look
+        like a word start). Where words abut without a gap (a late word running
+        into the next), syllable onsets stand in for word starts.
+        """
+        own = [s.time_s for s in self._syllables if s.time_s >= self._last_heard_s]
+        n = self._last_heard_syllables
+        past_last = own[n] if len(own) > n else float("inf")
+        # a syllable the detector merged must not hide the next word for long
+        past_last = min(past_last, self._last_heard_s + 0.75 * self._tracker.period_s)
+        start_s = max(start_s, past_last)
+        starts = [w.time_s for w in self._word_starts if start_s <= w.time_s <= end_s]
+        if starts or not syllable_fallback:
+            return starts
+        return [t for t in own if start_s <= t <= end_s]
+
+    def _word_start_near(self, expected_s: float, period_s: float) -> float | None:
+        """The heard word start closest to `expected_s` within +-T/2."""
+        near = self._word_starts_between(expected_s - SEARCH_FRACTION * period_s,
+                                         expected_s + SEARCH_FRACTION * period_s)
+        return min(near, key=lambda t: abs(t - expected_s)) if near else None
+
+    def _word_end(self, onset_s: float, final: bool, free: bool = False,
+                  syllables: int = 0) -> float | None:
+        """Where the slot's audio ends: at the next word start, or a period later.
+
+        A free-timing slot may run long; a slow MIEZEKATZE (`syllables` = 4) may
+        pause between its syllables, so its end is looked for after its last one.
+        Returns None while that is not known yet.
+        """
+        period = self._tracker.period_s
+        earliest = onset_s + (0.8 if free else 0.5) * period
+        if syllables:
+            mine = [s.time_s for s in self._syllables if s.time_s >= onset_s][:syllables]
+            if len(mine) == syllables:
+                earliest = max(earliest, mine[-1] + 0.05)
+        later = [w.time_s for w in self._word_starts if w.time_s >= earliest]
+        limit = onset_s + (3.0 if free else 1.0) * period
+        if later and later[0] <= limit:
+            return later[0]
+        if self.time_s - self.detector.latency_s >= limit or final:
+            return min(limit, self.time_s)
+        return None
+
+    # ------------------------------------------------------------------ judging
+
+    def _syllables_between(self, start_s: float, end_s: float) -> tuple[float, ...]:
+        return tuple(s.time_s for s in self._syllables if start_s <= s.time_s < end_s)
+
+    def _judge_silence(self, slot: Slot, expected_s: float, onset: float | None,
+                       final: bool) -> SlotVerdict:
+        period = self._tracker.period_s
+        if onset is None:
+            return SlotVerdict(slot, expected_s, None, HeardSlot("SILENCE", True), verdict="ok")
+        end = self._word_end(onset, final) or onset + 0.5 * period
+        samples = self._samples(onset - LEAD_IN_S, end)
+        syllables = self._syllables_between(onset, end)
+        heard = self.recognizer.recognize_slot(samples, slot.expected, slot, syllables)
+        if heard.accepted or heard.label in SILENCE_LABELS:
+            return SlotVerdict(slot, expected_s, None, heard, syllables, verdict="ok")
+        return SlotVerdict(slot, expected_s, onset, heard, syllables, verdict="mistake",
+                           mistake=MistakeKind.UNEXPECTED_SOUND,
+                           message=f"silence was due, {heard.label} was heard")
+
+    def _judge_voiced(self, slot: Slot, expected_s: float | None, onset: float | None,
+                      end_s: float, timed: bool) -> SlotVerdict:
+        due = _due_text(slot.expected)
+        if onset is None:
+            samples = self._samples(expected_s - 0.25 * self._tracker.period_s, end_s)
+            heard = self.recognizer.recognize_slot(samples, slot.expected, slot, ())
+            if not heard.accepted or heard.label in SILENCE_LABELS:
+                return SlotVerdict(slot, expected_s, None, heard, verdict="mistake",
+                                   mistake=MistakeKind.MISSING,
+                                   message=f"{due} was due, nothing was heard")
+            onset = expected_s  # heard, but without a clear start: judge its content
+            timed = False
+        samples = self._samples(onset - LEAD_IN_S, end_s)
+        syllables = self._syllables_between(onset, end_s)
+        heard = self.recognizer.recognize_slot(samples, slot.expected, slot, syllables)
+        offset_ms = (onset - expected_s) * 1000.0 if (timed and expected_s is not None) else None
+        base = SlotVerdict(slot, expected_s, onset, heard, syllables, offset_ms)
+        if not heard.accepted:
+            kind = _content_mistake(slot.expected, heard.label)
+            return replace(base, verdict="mistake", mistake=kind,
+                           message=f"{due} was due, {_heard_text(heard.label)} was heard")
+        if offset_ms is not None and abs(offset_ms) > 1000 * self.tolerances.off_beat_s(
+                self._tracker.period_s):
+            side = "late" if offset_ms > 0 else "early"
+            return replace(base, verdict="mistake", mistake=MistakeKind.OFF_BEAT,
+                           message=f"{due} came {abs(offset_ms):.0f} ms {side}")
+        self.recognizer.learn_slot(samples, slot.expected, slot)
+        return base
+
+    # ------------------------------------------------------------------ settling
+
+    def _settle(self, verdict: SlotVerdict) -> list[SlotVerdict]:
+        """Record a verdict; hold an off-beat one until the next heard word tells
+        whether one word was off or the whole tempo moved."""
+        slot = verdict.slot
+        out: list[SlotVerdict] = []
+        if self._pending is not None:
+            # only the next voiced word decides what the off-beat word was
+            if slot.expected.voiced or slot.role is Role.FINAL:
+                heard = verdict.heard_onset_s
+                out.extend(self._resolve_pending(
+                    next_onset=(slot.beat, heard) if heard is not None else None))
+            return out
+        if verdict.mistake is MistakeKind.OFF_BEAT:
+            self._pending = _Pending(verdict, slot.beat, verdict.heard_onset_s)
+            self._remember_heard(verdict)
+            return out
+        self.verdicts.append(verdict)
+        out.append(verdict)
+        self._remember_heard(verdict)
+        if verdict.mistake is not None:
+            self.mistake = verdict
+            return out
+        if slot.expected.free_timing:
+            self._reanchor_pending = True
+            start = verdict.heard_onset_s if verdict.heard_onset_s is not None \
+                else verdict.expected_onset_s
+            if slot.expected.voiced or slot.expected.sound is Sound.NONVERBAL:
+                self._after_free_from_s = self._word_end(
+                    start, final=True, free=True,
+                    syllables=_free_syllables(slot.expected)) - 0.01
+            else:
+                self._after_free_from_s = start + 0.5 * self._tracker.period_s
+        elif verdict.heard_onset_s is not None and verdict.offset_ms is not None:
+            self._tracker.observe(slot.beat, verdict.heard_onset_s)
+            drift = self._tracker.drift
+            if abs(drift) > self.tolerances.drift_limit:
+                drifted = replace(verdict, verdict="mistake", mistake=MistakeKind.TEMPO_DRIFT,
+                                  message=_drift_message(drift))
+                self.verdicts[-1] = drifted
+                out[-1] = drifted
+                self.mistake = drifted
+        return out
+
+    def _remember_heard(self, verdict: SlotVerdict) -> None:
+        if verdict.heard_onset_s is not None:
+            self._last_heard_s = verdict.heard_onset_s
+            self._last_heard_syllables = expected_syllables(verdict.slot.expected)
+
+    def _resolve_pending(self, next_onset: tuple[int, float] | None) -> list[SlotVerdict]:
+        if self._pending is None:
+            return []
+        pending, self._pending = self._pending, None
+        verdict = pending.verdict
+        if next_onset is not None:
+            _, onset_s = next_onset
+            tracker = self._tracker
+            period = tracker.period_s
+            # the next word may belong to a later beat (an unheard word in between)
+            nearest_beat = round((onset_s - tracker.expected_s(0)) / period)
+            back_on_grid = abs(onset_s - tracker.expected_s(nearest_beat)) <= \
+                self.tolerances.off_beat_s(period)
+            beats_between = max(1, round((onset_s - pending.onset_s) / period))
+            new_period = (onset_s - pending.onset_s) / beats_between
+            drift = new_period / tracker.solo_period_s - 1.0
+            if not back_on_grid and abs(drift) > self.tolerances.drift_limit:
+                verdict = replace(verdict, mistake=MistakeKind.TEMPO_DRIFT,
+                                  message=_drift_message(drift))
+        self.verdicts.append(verdict)
+        self.mistake = verdict
+        return [verdict]
+
+    # ------------------------------------------------------------------ report
+
+    def report(self) -> JudgeReport:
+        """The judge report so far (complete once `finish` was called)."""
+        judged = {v.slot.index: v for v in self.verdicts}
+        slots = []
+        tracker = self._tracker
+        for slot in self.slots:
+            if slot.index in judged:
+                slots.append(judged[slot.index])
+            else:
+                expected = tracker.expected_s(slot.beat) if tracker and not self._reanchor_pending \
+                    else None
+                slots.append(SlotVerdict(slot, expected, None, None, verdict="not_judged"))
+        if self.mistake is not None:
+            result = "mistake"
+        elif self._next >= len(self.slots):
+            result = "completed"
+        else:
+            result = "incomplete"
+        return JudgeReport(
+            performance=self.performance,
+            period_s=tracker.solo_period_s if tracker else None,
+            final_period_s=tracker.period_s if tracker else None,
+            slots=tuple(slots),
+            mistake=self.mistake,
+            result=result,
+            percussion_s=tuple(p.time_s for p in self.percussion),
+            duration_s=self.time_s,
+            sample_rate=self.sr,
+        )
+
+
+# syllables of the words a card can ask for (a name: two, as a guess)
+_SYLLABLES = {MIEZEKATZE: 4, "WINKEKATZE": 4, "WUIKKIWUIKKI": 4, "WAVING CAT": 3,
+              "DING DONG": 2, "MIAU": 2}
+
+
+def expected_syllables(expected: Expected) -> int:
+    """How many syllables the due word has (1 for short words and sounds)."""
+    if expected.sound is Sound.SILENCE:
+        return 0
+    return _SYLLABLES.get(expected.text or "", 1 if expected.sound is not Sound.WORD else 1)
+
+
+def _free_syllables(expected: Expected) -> int:
+    """Syllables that bound a free-timing MIEZEKATZE (slow-mo); 0 when not counted."""
+    return 4 if expected.free_timing and expected.sound is Sound.MZKZ else 0
+
+
+def _due_text(expected: Expected) -> str:
+    if expected.sound is Sound.SILENCE:
+        return "silence"
+    text = " or ".join(expected.labels) or expected.sound.value
+    if expected.modifier:
+        return f"{text} ({expected.modifier.value})"
+    return text
+
+
+def _heard_text(label: str) -> str:
+    if label in SILENCE_LABELS:
+        return "nothing" if label == "SILENCE" else label.lower()
+    if "/" in label:
+        word, modifier = label.split("/", 1)
+        return f"{word} ({modifier})"
+    return label
+
+
+def _content_mistake(expected: Expected, label: str) -> MistakeKind:
+    """Which mistake a rejected label is: nothing, the wrong dynamics, or a wrong word."""
+    if label in SILENCE_LABELS:
+        return MistakeKind.MISSING
+    word = label.split("/", 1)[0]
+    # the right word, yet rejected: only how it was said can be wrong
+    return MistakeKind.WRONG_DYNAMICS if word in expected.labels else MistakeKind.WRONG_WORD
+
+
+def _drift_message(drift: float) -> str:
+    way = "slowed down" if drift > 0 else "rushed"
+    return f"the group {way} {abs(drift) * 100:.0f}% from the solos' tempo"
+
+
+@dataclass(frozen=True)
+class JudgeReport:
+    """Everything the referee found in one performance."""
+
+    performance: Performance
+    period_s: float | None
+    final_period_s: float | None
+    slots: tuple[SlotVerdict, ...]
+    mistake: SlotVerdict | None
+    result: str
+    percussion_s: tuple[float, ...]
+    duration_s: float
+    sample_rate: int
+    audio_path: str | None = None
+    channels: int = 1
+    lead: str | None = None
+    extra: dict = field(default_factory=dict)
+
+    def timed_offsets_ms(self) -> list[float]:
+        """Offsets of the slots judged for timing [ms]."""
+        return [v.offset_ms for v in self.slots if v.offset_ms is not None]
+
+    def to_json(self) -> dict:
+        """The `beattrainer.judge-report/1` contract object."""
+        offsets = np.array(self.timed_offsets_ms(), dtype=float)
+        drift_pct = None
+        if self.period_s and self.final_period_s:
+            drift_pct = round((self.final_period_s / self.period_s - 1.0) * 100.0, 2)
+        timing = {
+            "slots_timed": int(len(offsets)),
+            "mean_offset_ms": _r(offsets.mean(), 1) if len(offsets) else None,
+            "mean_abs_offset_ms": _r(np.abs(offsets).mean(), 1) if len(offsets) else None,
+            "std_offset_ms": _r(offsets.std(), 1) if len(offsets) else None,
+            "max_abs_offset_ms": _r(np.abs(offsets).max(), 1) if len(offsets) else None,
+            "tempo_drift_pct": drift_pct,
+            "tiers": {f"within_{t}ms": int((np.abs(offsets) <= t).sum()) for t in TIERS_MS},
+        }
+        mistake = None
+        if self.mistake is not None:
+            m = self.mistake
+            mistake = {
+                "slot": m.slot.index,
+                "kind": m.mistake.value,
+                "time_s": _r(m.heard_onset_s if m.heard_onset_s is not None
+                             else (m.expected_onset_s or 0.0)),
+                "message": describe_slot(m.slot) + ": " + m.message,
+            }
+        perf = self.performance
+        return {
+            "schema": "beattrainer.judge-report/1",
+            "audio": {"path": self.audio_path, "sample_rate": self.sample_rate,
+                      "duration_s": _r(self.duration_s), "channels": self.channels},
+            "performance": {"cards": list(perf.cards_in_play), "challenge": perf.challenge,
+                            "lead": self.lead, "mode": perf.mode, "number": perf.number},
+            "tempo": {"period_s": _r(self.period_s), "bpm": _r(60.0 / self.period_s, 2)
+                      if self.period_s else None,
+                      "final_period_s": _r(self.final_period_s)},
+            "slots": [v.to_json() for v in self.slots],
+            "mistake": mistake,
+            "result": self.result,
+            "timing": timing,
+            "percussion": [{"time_s": _r(t)} for t in self.percussion_s],
+            **self.extra,
+        }
+
+
+def describe_slot(slot: Slot) -> str:
+    """'round 2, card 3 (04)' / 'solo 1' / 'final move'."""
+    if slot.role is Role.SOLO:
+        return f"solo {slot.index + 1}"
+    if slot.role is Role.FINAL:
+        return "final move"
+    return f"round {slot.round}, card {slot.position} ({slot.card})"
+
+
+__all__ = ["Referee", "JudgeReport", "SlotVerdict", "HeardSlot", "MistakeKind", "Tolerances",
+           "describe_slot"]

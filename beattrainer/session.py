@@ -1,0 +1,128 @@
+"""Wiring of one judged performance: onset detector + slot recognizer + referee.
+
+The same `PerformanceSession` serves a file and the live microphone: it is fed
+blocks and yields slot verdicts. It also keeps what the group has shown so far
+(its normal MIEZEKATZE, and completed performances as templates of its own voice).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from beattrainer.audio import PIPELINE_SR
+from beattrainer.dsp.onsets import OnsetDetector
+from beattrainer.judge import HeardSlot, JudgeReport, Referee, SlotVerdict
+from beattrainer.mzkz.model import MIEZEKATZE, NAME, Expected, Performance, Slot, Sound
+
+
+def performance_vocabulary(performance: Performance) -> tuple[str, ...]:
+    """Every label any slot of the performance can ask for (names included)."""
+    labels: list[str] = [MIEZEKATZE]
+    for slot in performance.slots:
+        labels.extend(label for label in slot.expected.labels
+                      if label not in ("SILENCE", NAME))
+    labels.extend(p.upper() for p in performance.players)
+    return tuple(dict.fromkeys(labels))
+
+
+def _plain_miezekatze(expected: Expected) -> bool:
+    return expected.sound is Sound.MZKZ and expected.modifier is None
+
+
+@dataclass
+class GroupMemory:
+    """What the recognizer learns about the group across performances."""
+
+    templates: list[tuple[np.ndarray, str]] = field(default_factory=list)
+
+
+class RecognizerAdapter:
+    """Presents a `beattrainer.recognize.SlotRecognizer` to the referee.
+
+    Keeps the group's normal MIEZEKATZE of this performance (solos and plain
+    MIEZEKATZE cards heard so far) as the reference for quiet/loud/high, and the
+    accepted slots, which become templates of the group's voice once the
+    performance is completed.
+    """
+
+    def __init__(self, recognizer) -> None:
+        from beattrainer.recognize import GroupProfile
+
+        self.recognizer = recognizer
+        self._profile_cls = GroupProfile
+        self._normal: list = []          # acoustics of plain MIEZEKATZEs heard
+        self._accepted: list[tuple[np.ndarray, str]] = []
+
+    def recognize_slot(self, samples: np.ndarray, expected: Expected, slot: Slot,
+                       syllable_onsets_s: Sequence[float]) -> HeardSlot:
+        """Recognise one slot's audio against what is due."""
+        from beattrainer.recognize import SlotContext
+
+        ctx = SlotContext(expected=expected, group=self._profile())
+        heard = self.recognizer.recognize(samples, ctx)
+        return HeardSlot(heard.label, heard.accepted, heard.confidence, heard.level_db)
+
+    def learn_slot(self, samples: np.ndarray, expected: Expected, slot: Slot) -> None:
+        """An accepted slot: remember it (and the group's normal level from it)."""
+        from beattrainer.recognize import describe_slot
+
+        if _plain_miezekatze(expected):
+            acoustics = describe_slot(samples, None)
+            if acoustics.sounding and acoustics.level_db is not None:
+                self._normal.append(acoustics)
+        if expected.sound is not Sound.SILENCE and expected.text:
+            self._accepted.append((samples, expected.item()))
+
+    def performance_completed(self) -> None:
+        """A completed performance is by the rules correct: learn the group's voice."""
+        for samples, label in self._accepted:
+            self.recognizer.learn(samples, label)
+        self._accepted = []
+
+    def start_performance(self) -> None:
+        """Each performance has its own normal MIEZEKATZE."""
+        self._normal = []
+        self._accepted = []
+
+    def _profile(self):
+        if not self._normal:
+            return None
+        return self._profile_cls.from_acoustics(self._normal[-8:])
+
+
+def make_recognizer(performance: Performance, backend: str = "auto",
+                    strictness: str = "normal", vosk_model=None):
+    """A slot recognizer for the performance's vocabulary, wrapped for the referee."""
+    from beattrainer.recognize import SlotRecognizer
+
+    recognizer = SlotRecognizer.create(backend=backend,
+                                       vocabulary=performance_vocabulary(performance),
+                                       strictness=strictness, vosk_model=vosk_model)
+    return RecognizerAdapter(recognizer)
+
+
+def judge_stream(performance: Performance, blocks: Iterable[np.ndarray], adapter,
+                 strictness: str = "normal", grid: tuple[float, float] | None = None,
+                 sr: int = PIPELINE_SR, on_verdict=None) -> JudgeReport:
+    """Judge one performance from any block stream (file or microphone)."""
+    adapter.start_performance()
+    referee = Referee(performance, OnsetDetector(sr), adapter, sr, strictness, grid)
+    for block in blocks:
+        for verdict in referee.feed(block):
+            if on_verdict:
+                on_verdict(verdict)
+        if referee.done:
+            break
+    for verdict in referee.finish():
+        if on_verdict:
+            on_verdict(verdict)
+    report = referee.report()
+    if report.result == "completed":
+        adapter.performance_completed()
+    return report
+
+
+__all__ = ["RecognizerAdapter", "make_recognizer", "judge_stream", "performance_vocabulary",
+           "SlotVerdict"]
