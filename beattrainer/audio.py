@@ -154,6 +154,8 @@ def file_blocks(
 
     if block_samples < 1:
         raise ValueError("block_samples must be at least 1")
+    if not Path(path).is_file():
+        raise AudioError(f"{path}: no such file")
     try:
         handle = sf.SoundFile(str(path))
     except FileNotFoundError:
@@ -354,4 +356,6 @@ def _import_sounddevice():
         raise AudioError(
             "no audio input: the PortAudio library is missing (install libportaudio2)"
         ) from None
+    except ImportError:
+        raise AudioError("no audio input: the sounddevice package is not installed") from None
     return sd

@@ -98,12 +98,13 @@ def smooth_hops(values_db: np.ndarray, history_db: np.ndarray) -> np.ndarray:
 
 
 class MinimumFloor:
-    """Running noise floor per band: the minimum over the last few chunks of hops.
+    """Running noise floor per band: the lowest chunk-average level of the last chunks.
 
+    Averaging over a chunk (50 ms) first makes the minimum stable: the
+    minimum of single noisy frames would sink ever lower the longer it looks.
     Chunk boundaries sit at fixed absolute hop indices, so any split of a
-    stream into blocks gives the same floor. Within the newest, unfinished
-    chunk the running minimum counts too, so the floor answers from the
-    first hop on.
+    stream into blocks gives the same floor. Until the first chunk is
+    complete the floor is the running mean of what was seen.
 
     Parameters
     ----------
@@ -111,19 +112,19 @@ class MinimumFloor:
     chunk_hops : int
         Hops per chunk.
     n_chunks : int
-        Completed chunks remembered; the window is n_chunks to n_chunks + 1 chunks.
+        Completed chunks the minimum is taken over.
     """
 
     def __init__(self, n_bands: int, chunk_hops: int, n_chunks: int) -> None:
         self.chunk_hops = int(chunk_hops)
-        self._chunk_minima: list[np.ndarray] = []
         self._n_chunks = int(n_chunks)
-        self._current = np.full(n_bands, np.inf)
-        self._done_min = np.full(n_bands, np.inf)
+        self._chunk_means: list[np.ndarray] = []
+        self._sum = np.zeros(n_bands)
+        self._done_min: np.ndarray | None = None
         self._position = 0  # hops already seen in the current chunk
 
     def update(self, levels_db: np.ndarray) -> np.ndarray:
-        """Floor after each of the given hops.
+        """Floor at each of the given hops.
 
         Parameters
         ----------
@@ -131,21 +132,24 @@ class MinimumFloor:
 
         Returns
         -------
-        np.ndarray, shape (n_hops, n_bands) [dB]; inf where nothing was seen yet
+        np.ndarray, shape (n_hops, n_bands) [dB]
         """
         out = np.empty_like(levels_db)
         start = 0
         while start < len(levels_db):
             stop = min(len(levels_db), start + self.chunk_hops - self._position)
-            running = np.minimum.accumulate(
-                np.vstack([self._current, levels_db[start:stop]]), axis=0)[1:]
-            out[start:stop] = np.minimum(running, self._done_min)
-            self._current = running[-1]
-            self._position += stop - start
+            if self._done_min is not None:
+                out[start:stop] = self._done_min
+            for i in range(start, stop):  # one row at a time: the same sums for any split
+                self._sum = self._sum + levels_db[i]
+                self._position += 1
+                if self._done_min is None:
+                    out[i] = self._sum / self._position
             if self._position == self.chunk_hops:
-                self._chunk_minima = (self._chunk_minima + [self._current])[-self._n_chunks:]
-                self._done_min = np.min(self._chunk_minima, axis=0)
-                self._current = np.full_like(self._current, np.inf)
+                means = self._chunk_means + [self._sum / self.chunk_hops]
+                self._chunk_means = means[-self._n_chunks:]
+                self._done_min = np.min(self._chunk_means, axis=0)
+                self._sum = np.zeros_like(self._sum)
                 self._position = 0
             start = stop
         return out

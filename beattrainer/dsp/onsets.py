@@ -17,9 +17,12 @@ How it works
    and release bursts or breathy tails inside a word. The onset time is
    backtracked to where the rise left the valley, so it lies before the
    moment of detection; `Onset.detected_s - Onset.time_s` is the latency.
-5. Percussion: a rise that is abrupt and broadband is held for `decay_wait_s`;
-   if its level then falls away (a clap, a knock, a snap) it is reported as
-   percussion, otherwise as a syllable (a /t/ or /k/ burst runs into a vowel).
+5. Percussion: an unvoiced rise (little energy below 600 Hz) out of silence
+   or right after another hit is held for `decay_wait_s`; if its level has
+   fallen away by then (a clap, a knock, a snap) it is reported as
+   percussion, otherwise as a syllable (SHH, or a /t/ burst running into a
+   vowel). Voiced onsets are reported at once. Hits on top of a word (a clap
+   on every syllable) count as that word's syllables.
 6. Words: a syllable after at least `word_gap_s` of near-silence (relative to
    the speaker's level) starts a word;
    a word is reported when the next one starts or the silence after it has
@@ -50,7 +53,7 @@ class OnsetConfig:
                                     # with the frame, 22 ms, over a whole pitch period
     refine_s: float = 0.02          # the fast level refines the onset this far back
     fast_back_db: float = 3.0       # ... to where it first exceeds the valley + this
-    floor_window_s: float = 0.8     # the floor is the minimum over this long
+    floor_window_s: float = 1.5     # the floor is the quietest 50 ms chunk of this long
     floor_min_db: float = -50.0     # [dB per band] the floor never sinks below this
                                     # (about -70 dBFS noise): digital silence must
                                     # not make faint hiss look like speech
@@ -61,19 +64,22 @@ class OnsetConfig:
     dip_db: float = 6.0             # dip below the syllable's peak that re-arms
     back_db: float = 3.0            # backtrack to where `e` left the background + back_db
     background_s: float = 0.1       # time constant of the background level (silent hops)
-    min_ioi_s: float = 0.07         # minimum time between syllables
+    min_ioi_s: float = 0.09         # minimum time between syllables
+    onset_below_peak_db: float = 30.0  # the truth's rule: onset = first energy 30 dB
+                                       # below the sound's peak; backtrack to the
+                                       # speaker level minus this (when above the noise)
     word_gate_db: float = 15.0      # a word's first syllable reaches speaker level minus this
     syllable_gate_db: float = 15.0  # later syllables reach the word's peak minus this
     level_memory: int = 12          # syllable peaks the speaker level is the median of
+    level_memory_s: float = 4.0     # ... if not older than this (the level may drop)
     silence_db: float = 3.0         # below this (or speaker level - silence_below_db) is silence
     silence_below_db: float = 20.0
     word_gap_s: float = 0.10        # silence that separates words
     onset_offset_s: float = 0.004   # frame group delay subtracted from onset times
     backtrack_s: float = 0.25       # how far back an onset may be placed
-    percussion_rise_hops: int = 3   # an abrupt rise reaches its level within this
-    percussion_flatness: float = 0.25
-    percussion_decay_db: float = 10.0
-    decay_wait_s: float = 0.03
+    voiced_low_share: float = 0.6   # share of power below 600 Hz of a voiced onset
+    percussion_decay_db: float = 12.0
+    decay_wait_s: float = 0.045
 
 
 DEFAULT_CONFIG = OnsetConfig()
@@ -159,7 +165,8 @@ class OnsetDetector:
         self._recent = deque(maxlen=size)          # slow level per hop
         self._recent_fast = deque(maxlen=size)     # fast level per hop
         self._recent_silent = deque(maxlen=size)   # was that hop silent?
-        self._recent_flatness = deque(maxlen=size)
+        self._recent_low = deque(maxlen=size)      # share of power below 600 Hz
+        self._last_was_percussion = False
         self._armed = True
         self._valley_db = float("inf")
         self._valley_hop = 0
@@ -167,6 +174,7 @@ class OnsetDetector:
         self._word_peak_db = float("-inf")
         self._peaks = deque(maxlen=c.level_memory)
         self._speaker_level_db = float("-inf")
+        self._level_memory_hops = c.level_memory_s / self._hop_s
         self._last_onset_hop = -(10**9)
         self._silent_hops = 10**9
         self._background_db = float("nan")
@@ -199,12 +207,12 @@ class OnsetDetector:
         self._tail = signal[len(frames) * self.hop_samples:]
         if len(frames) == 0:
             return []
-        fast, slow, flatness = self._analyse(frames)
+        fast, slow, low_share = self._analyse(frames)
         events: list = []
-        for e_fast, e_slow, flat in zip(fast.tolist(), slow.tolist(), flatness.tolist()):
+        for e_fast, e_slow, low in zip(fast.tolist(), slow.tolist(), low_share.tolist()):
             self._hop += 1
             self._recent_fast.append(e_fast)
-            self._step(e_slow, flat, events)
+            self._step(e_slow, low, events)
         return events
 
     def flush(self) -> list:
@@ -238,7 +246,8 @@ class OnsetDetector:
         self._power_hist = np.concatenate([self._power_hist, power])[-(c.slow_hops - 1):]
         fast = features.clean_level_db(power, floor, c.over_subtraction, c.residue)
         slow = features.clean_level_db(slow_power, floor, c.over_subtraction, c.residue)
-        return fast, slow, features.spectral_flatness(power / self._band_widths)
+        low_share = power[:, :2].sum(axis=1) / power.sum(axis=1)
+        return fast, slow, low_share
 
     # -- the per-hop state machine -------------------------------------------
 
@@ -246,9 +255,11 @@ class OnsetDetector:
         """Stream time [s] of the end of `hop`'s frame (the first frame is a whole one)."""
         return (self.frame_samples + hop * self.hop_samples) / self.sr
 
-    def _step(self, e: float, flat: float, events: list) -> None:
+    def _step(self, e: float, low: float, events: list) -> None:
         c = self.config
         hop = self._hop
+        if self._peaks and hop - self._peaks[0][0] > self._level_memory_hops:
+            self._update_speaker_level()
         silence = max(c.silence_db, self.speaker_level_db - c.silence_below_db)
         self._silent_hops = self._silent_hops + 1 if e < silence else 0
         if self._background_db != self._background_db:  # nan: first hop
@@ -257,9 +268,10 @@ class OnsetDetector:
             self._background_db += self._background_alpha * (e - self._background_db)
         self._recent.append(e)
         self._recent_silent.append(e < silence)
-        self._recent_flatness.append(flat)
+        self._recent_low.append(low)
         if self._pending is not None:
             self._pending["peak"] = max(self._pending["peak"], e)
+            self._pending["fast_peak"] = max(self._pending["fast_peak"], self._recent_fast[-1])
             if hop >= self._pending["decide_hop"]:
                 self._resolve_pending(events)
         if self._word and self._pending is None and self._silent_hops >= self._word_gap_hops:
@@ -268,8 +280,8 @@ class OnsetDetector:
             self._syllable_peak_db = max(self._syllable_peak_db, e)
             self._word_peak_db = max(self._word_peak_db, e)
             if e <= self._syllable_peak_db - c.dip_db:
-                self._peaks.append(self._syllable_peak_db)
-                self._speaker_level_db = median_level(self._peaks)
+                self._peaks.append((hop, self._syllable_peak_db))
+                self._update_speaker_level()
                 self._armed = True
                 self._valley_db, self._valley_hop = e, hop
             return
@@ -279,13 +291,20 @@ class OnsetDetector:
                 and hop - self._last_onset_hop >= self._min_ioi_hops):
             self._try_fire(e, events)
 
+    def _update_speaker_level(self) -> None:
+        while self._peaks and self._hop - self._peaks[0][0] > self._level_memory_hops:
+            self._peaks.popleft()
+        self._speaker_level_db = median_level([p for _, p in self._peaks])
+
     def _try_fire(self, e: float, events: list) -> None:
         c = self.config
         hop = self._hop
         oldest = max(self._valley_hop, hop - len(self._recent) + 1)
         base_db = max(self._valley_db, min(self._background_db, e - c.rise_db))
-        slow_hop = backtrack_hop(self._recent, hop, base_db + c.back_db, oldest)
-        onset_hop = self._refine(slow_hop, base_db + c.fast_back_db)
+        reference_db = self.speaker_level_db if self._peaks else e
+        rule_db = min(reference_db - c.onset_below_peak_db, e - c.rise_db)
+        slow_hop = backtrack_hop(self._recent, hop, max(base_db + c.back_db, rule_db), oldest)
+        onset_hop = self._refine(slow_hop, max(base_db + c.fast_back_db, rule_db))
         starts_word = self._silence_before_hops(int(np.floor(onset_hop))) >= self._word_gap_hops
         if starts_word or not self._word:
             gate = self.speaker_level_db - c.word_gate_db
@@ -299,15 +318,17 @@ class OnsetDetector:
             "strength": e - self._valley_db,
             "starts_word": starts_word,
             "peak": e,
+            "fast_peak": self._recent_fast[-1],
             "decide_hop": hop + self._decay_wait_hops,
         }
         self._armed = False
         self._syllable_peak_db = e
         self._last_onset_hop = hop
-        flatness = max(list(self._recent_flatness)[-(rise_hops + 1):])
+        low_share = float(np.mean(list(self._recent_low)[-(rise_hops + 1):]))
         if self._pending is not None:
             self._resolve_pending(events)
-        if rise_hops <= c.percussion_rise_hops and flatness >= c.percussion_flatness:
+        may_be_hit = starts_word or self._last_was_percussion or not self._word
+        if may_be_hit and low_share < c.voiced_low_share:
             self._pending = onset
         else:
             self._emit_syllable(onset, events)
@@ -342,7 +363,8 @@ class OnsetDetector:
     def _resolve_pending(self, events: list) -> None:
         c = self.config
         onset, self._pending = self._pending, None
-        decayed = onset["peak"] - self._recent[-1] >= c.percussion_decay_db
+        decayed = onset["fast_peak"] - self._recent_fast[-1] >= c.percussion_decay_db
+        self._last_was_percussion = decayed
         if decayed:
             events.append(Onset(time_s=onset["time_s"], strength=onset["strength"],
                                 kind=OnsetKind.PERCUSSION,
@@ -375,3 +397,38 @@ class OnsetDetector:
 def detect(samples: np.ndarray, sr: int, config: OnsetConfig = DEFAULT_CONFIG) -> list:
     """Run the streaming detector over a whole signal in one block (see `OnsetDetector`)."""
     return OnsetDetector(sr, config).run([samples])
+
+
+ONSETS_SCHEMA = "beattrainer.onsets/1"
+PERCUSSION_KIND = "hit"  # the detector does not tell a clap from a knock
+
+
+def events_json(events, sr: int, latency_s: float) -> dict:
+    """The contract form (`onsets.schema.json`) of a list of detector events.
+
+    Parameters
+    ----------
+    events : list of Onset and Word
+    sr : int
+        Rate the detector ran at [Hz].
+    latency_s : float
+        The detector's inherent latency [s].
+
+    Returns
+    -------
+    dict with schema, sample_rate, latency_ms, syllables, words, percussion
+    """
+    syllables = [e for e in events if isinstance(e, Onset) and e.kind is OnsetKind.SYLLABLE]
+    hits = [e for e in events if isinstance(e, Onset) and e.kind is OnsetKind.PERCUSSION]
+    words = [e for e in events if isinstance(e, Word)]
+    return {
+        "schema": ONSETS_SCHEMA,
+        "sample_rate": int(sr),
+        "latency_ms": round(latency_s * 1000.0, 3),
+        "syllables": [{"time_s": round(e.time_s, 5), "strength": round(e.strength, 2)}
+                      for e in syllables],
+        "words": [{"onset_s": round(w.onset_s, 5),
+                   "syllable_onsets_s": [round(t, 5) for t in w.syllable_onsets_s]}
+                  for w in words],
+        "percussion": [{"time_s": round(e.time_s, 5), "kind": PERCUSSION_KIND} for e in hits],
+    }
