@@ -35,7 +35,7 @@ class ClassModel:
     def log_likelihoods(self, acoustics: SlotAcoustics) -> dict[str, float]:
         """Log-likelihood of the slot's features under each class."""
         if not acoustics.sounding:
-            return {c: (0.0 if c == QUIET else -50.0) for c in self.classes}
+            return {QUIET: 0.0, **{c: -50.0 for c in self.classes if c != QUIET}}
         x = acoustics.vector()
         z = (x[None, :] - self.means) / self.stds
         # A Student-like tail: one wild feature must not veto a class outright.

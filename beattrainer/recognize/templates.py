@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from beattrainer.recognize.acoustic import describe_slot
+
 SAMPLE_RATE = 16_000
 FRAME_SAMPLES = 400   # [samples] 25 ms
 HOP_SAMPLES = 320     # [samples] 20 ms: coarse, the words are long
@@ -119,6 +121,8 @@ class TemplateStore:
 
     def add(self, samples: np.ndarray, label: str) -> bool:
         """Learn one rendition of `label`; False when it held no sound."""
+        if not describe_slot(samples).sounding:
+            return False
         feats = mfcc_frames(samples)
         if len(feats) < MIN_FRAMES:
             return False

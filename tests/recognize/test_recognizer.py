@@ -1,0 +1,136 @@
+"""SlotRecognizer: the referee's API end to end on slots from held-out voices."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from beattrainer.mzkz.model import Expected, Modifier, Sound
+from beattrainer.recognize import (
+    GroupProfile, RecognizeError, SlotContext, SlotRecognizer, describe_slot,
+)
+from tests.conftest import validate_contract
+
+VOCABULARY = ("MIEZEKATZE", "YEAH", "YO", "BAM", "WOW", "DING DONG", "AAAH", "OOOH", "SHH",
+              "ANNA", "BEN")
+VOICE = "de-f4"
+
+
+@pytest.fixture(scope="module")
+def recognizer():
+    return SlotRecognizer.create(backend="pocketsphinx", vocabulary=VOCABULARY)
+
+
+@pytest.fixture
+def group(make_slot):
+    return GroupProfile.from_acoustics(
+        [describe_slot(make_slot("MIEZEKATZE", voice=VOICE, index=i)) for i in (0, 1)])
+
+
+@pytest.mark.parametrize("said, expected, accepted", [
+    ("MIEZEKATZE", "MIEZEKATZE", True),
+    ("MIEZEKATZE", "YEAH", False),
+    ("YEAH", "MIEZEKATZE", False),
+    ("SILENCE", "MIEZEKATZE", False),
+    ("MIEZEKATZE", "SILENCE", False),
+    ("SILENCE", "SILENCE", True),
+    ("DING DONG", "DING DONG", True),
+    ("HISS", "HISS", True),
+    ("SQUEAK", "SQUEAK", True),
+    ("HISS", "SILENCE", False),
+])
+def test_main_confusions(recognizer, make_slot, said, expected, accepted):
+    heard = recognizer.recognize(make_slot(said, voice=VOICE if said not in ("HISS", "SQUEAK")
+                                           else None), SlotContext(expected=expected))
+    assert heard.accepted is accepted
+    assert 0.0 <= heard.confidence <= 1.0
+
+
+def test_quiet_card_needs_a_quiet_word(recognizer, make_slot, group):
+    due = Expected(Sound.MZKZ, "MIEZEKATZE", modifier=Modifier.QUIET)
+    quiet = recognizer.recognize(make_slot("MIEZEKATZE", voice=VOICE, level_dbfs=-38.0),
+                                 SlotContext(expected=due, group=group))
+    normal = recognizer.recognize(make_slot("MIEZEKATZE", voice=VOICE, index=2),
+                                  SlotContext(expected=due, group=group))
+    assert quiet.accepted and quiet.label == "MIEZEKATZE/quiet"
+    assert not normal.accepted and normal.label == "MIEZEKATZE"
+
+
+def test_alternatives_of_an_expected_card_are_accepted(recognizer, make_slot):
+    due = Expected(Sound.WORD, "AAAH", alternatives=("OOOH",))
+    assert recognizer.recognize(make_slot("OOOH", voice=VOICE), SlotContext(expected=due)).accepted
+
+
+def test_streaming_equals_batch(recognizer, make_slot):
+    slot = make_slot("YEAH", voice=VOICE)
+    ctx = SlotContext(expected="YEAH")
+    batch = recognizer.recognize(slot, ctx)
+    recognizer.start_slot(ctx)
+    for i in range(0, len(slot), 333):
+        recognizer.feed(slot[i:i + 333])
+    streamed = recognizer.end_slot()
+    assert (streamed.label, streamed.accepted, streamed.syllables) == \
+        (batch.label, batch.accepted, batch.syllables)
+    assert streamed.confidence == pytest.approx(batch.confidence, abs=0.05)
+
+
+def test_lenient_accepts_what_strict_rejects(make_slot):
+    slot = make_slot("YO", voice=VOICE, snr_db=10.0)
+    lenient = SlotRecognizer.create(backend="none", vocabulary=VOCABULARY, strictness="lenient")
+    strict = SlotRecognizer.create(backend="none", vocabulary=VOCABULARY, strictness="strict")
+    ctx = SlotContext(expected="WOW")  # a one-syllable word close to YO
+    assert lenient.recognize(slot, ctx).confidence >= strict.recognize(slot, ctx).confidence
+
+
+def test_learned_templates_decide_between_similar_words(make_slot):
+    rec = SlotRecognizer.create(backend="none", vocabulary=VOCABULARY)
+    for label in ("YEAH", "YO", "BAM", "WOW", "AAAH", "OOOH", "ANNA", "BEN"):
+        assert rec.learn(make_slot(label, voice=VOICE, index=1), label)
+    hits = [rec.recognize(make_slot(label, voice=VOICE, index=0),
+                          SlotContext(expected="MIEZEKATZE")).label
+            for label in ("YEAH", "YO", "BAM", "WOW")]
+    assert hits == ["YEAH", "YO", "BAM", "WOW"]
+
+
+def test_syllable_onsets_from_the_onset_detector_are_used(recognizer, make_slot):
+    slot = make_slot("MIEZEKATZE", voice=VOICE)
+    heard = recognizer.recognize(slot, SlotContext(expected="MIEZEKATZE",
+                                                   syllable_onsets_s=(0.1, 0.3, 0.5, 0.7)))
+    assert heard.syllables == 4 and heard.accepted
+
+
+def test_heard_json_matches_the_contract(recognizer, make_slot):
+    heard = recognizer.recognize(make_slot("BAM", voice=VOICE), SlotContext(expected="BAM"))
+    validate_contract(heard.to_json(), "recognize")
+    silent = recognizer.recognize(np.zeros(0, np.float32), SlotContext(expected="BAM"))
+    validate_contract(silent.to_json(), "recognize")
+
+
+def test_empty_slot_is_silence(recognizer):
+    heard = recognizer.recognize(np.zeros(0, np.float32), SlotContext(expected="SILENCE"))
+    assert heard.label == "SILENCE" and heard.accepted and heard.syllables == 0
+
+
+def test_clipped_and_broken_samples_do_not_crash(recognizer, make_slot):
+    slot = np.clip(make_slot("MIEZEKATZE", voice=VOICE) * 40.0, -1.0, 1.0)
+    assert recognizer.recognize(slot, SlotContext(expected="MIEZEKATZE")).label.startswith(
+        "MIEZEKATZE")
+    broken = make_slot("YEAH", voice=VOICE)
+    broken[100:200] = np.nan
+    broken[300] = np.inf
+    assert 0.0 <= recognizer.recognize(broken, SlotContext(expected="YEAH")).confidence <= 1.0
+
+
+def test_api_misuse_is_a_clear_error(recognizer):
+    with pytest.raises(RecognizeError):
+        SlotRecognizer.create(backend="none", strictness="harsh")
+    fresh = SlotRecognizer.create(backend="none")
+    with pytest.raises(RecognizeError):
+        fresh.feed(np.zeros(10, np.float32))
+    with pytest.raises(RecognizeError):
+        fresh.end_slot()
+
+
+def test_a_name_with_odd_characters_in_the_vocabulary():
+    rec = SlotRecognizer.create(backend="pocketsphinx", vocabulary=("MIEZEKATZE", "ZOË",
+                                                                     "JEAN-LUC"))
+    assert "ZOË" in rec.lexicon and "JEAN-LUC" in rec.lexicon
