@@ -1,0 +1,60 @@
+"""Tempo from the solos and the drift-following tracker."""
+import numpy as np
+import pytest
+
+from beattrainer.dsp.tempo import TempoError, TempoTracker, fit_line, period_from_solos
+
+
+def test_period_from_solos_and_its_limits():
+    assert period_from_solos(1.0, 2.25) == pytest.approx(1.25)
+    for bad in (0.1, 5.0, -1.0):
+        with pytest.raises(TempoError):
+            period_from_solos(1.0, 1.0 + bad)
+
+
+def test_fit_line_with_one_point_keeps_the_prior_slope():
+    a, b = fit_line([4], [10.0], prior_period_s=1.5)
+    assert b == pytest.approx(1.5) and a + 4 * b == pytest.approx(10.0)
+
+
+def test_fit_line_recovers_a_clean_line():
+    beats = list(range(8))
+    a, b = fit_line(beats, [0.3 + 1.1 * x for x in beats], prior_period_s=1.1)
+    assert (a, b) == pytest.approx((0.3, 1.1))
+
+
+def test_tracker_predicts_the_grid_from_the_solos():
+    tracker = TempoTracker.from_solos(0.5, 1.7)
+    assert tracker.period_s == pytest.approx(1.2)
+    assert tracker.expected_s(5) == pytest.approx(0.5 + 5 * 1.2)
+
+
+def test_tracker_follows_slow_drift_and_reports_it():
+    tracker = TempoTracker.from_solos(0.0, 1.0)
+    onset = 1.0
+    for beat in range(2, 30):
+        onset += 1.0 * (1 + 0.004 * beat)  # slows down gradually to ~12%
+        predicted = tracker.expected_s(beat)
+        assert abs(predicted - onset) < 0.06  # never more than a little behind
+        tracker.observe(beat, onset)
+    assert 0.08 < tracker.drift < 0.13
+
+
+def test_tracker_is_not_pulled_far_by_one_jittered_word():
+    rng = np.random.default_rng(3)
+    tracker = TempoTracker.from_solos(0.0, 1.0)
+    for beat in range(2, 20):
+        tracker.observe(beat, beat * 1.0 + rng.normal(0, 0.02))
+    assert tracker.period_s == pytest.approx(1.0, abs=0.01)
+
+
+def test_reanchor_keeps_the_period_and_moves_the_phase():
+    tracker = TempoTracker.from_solos(0.0, 1.3)
+    tracker.reanchor(6, 12.0)
+    assert tracker.period_s == pytest.approx(1.3)
+    assert tracker.expected_s(7) == pytest.approx(13.3)
+
+
+def test_grid_given_for_silent_solos():
+    tracker = TempoTracker.from_grid(0.9, 2.0)
+    assert tracker.expected_s(3) == pytest.approx(4.7) and tracker.drift == 0.0
