@@ -27,12 +27,13 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")  # one core: no threaded BLAS/FFT
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
 import argparse  # noqa: E402
+import dataclasses  # noqa: E402
 import time  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-from beattrainer.dsp.onsets import OnsetDetector  # noqa: E402
+from beattrainer.dsp.onsets import DEFAULT_CONFIG, OnsetConfig, OnsetDetector  # noqa: E402
 from beattrainer.events import Onset, OnsetKind, Word  # noqa: E402
 
 BLOCK_SAMPLES = 512
@@ -152,11 +153,11 @@ def score(tally: Tally, syllables: list[float], words: list[float], truth: dict,
         tally.latencies_s.extend(detected_s[e] - r for e, r in pairs)
 
 
-def run_ours(case: Case, tally: Tally) -> None:
+def run_ours(case: Case, tally: Tally, config: OnsetConfig = DEFAULT_CONFIG) -> None:
     """The streaming detector, fed like the microphone."""
     samples = case.samples
     start = time.perf_counter()
-    detector = OnsetDetector(case.sr)
+    detector = OnsetDetector(case.sr, config)
     events = []
     for i in range(0, len(samples), BLOCK_SAMPLES):
         events.extend(detector.feed(samples[i:i + BLOCK_SAMPLES]))
@@ -222,7 +223,14 @@ def main() -> None:
     parser.add_argument("--no-librosa", action="store_true")
     parser.add_argument("--per-condition", action="store_true",
                         help="also print our figures per noise condition")
+    parser.add_argument("--set", nargs="*", default=[], metavar="NAME=VALUE",
+                        help="override detector settings (OnsetConfig fields), for tuning")
     args = parser.parse_args()
+    overrides = {}
+    for item in args.set:
+        name, _, value = item.partition("=")
+        overrides[name] = type(getattr(DEFAULT_CONFIG, name))(value)
+    config = dataclasses.replace(DEFAULT_CONFIG, **overrides)
 
     t0 = time.perf_counter()
     cases = make_cases(args.n, args.seed)
@@ -232,11 +240,12 @@ def main() -> None:
     ours = Tally()
     per_condition: dict[str, Tally] = {}
     for case in cases:
-        run_ours(case, ours)
-        key = case.condition.replace(" +reverb", "")
-        run_ours(case, per_condition.setdefault(key, Tally()))
-        if "+reverb" in case.condition:
-            run_ours(case, per_condition.setdefault("any +reverb", Tally()))
+        run_ours(case, ours, config)
+        if args.per_condition:
+            key = case.condition.replace(" +reverb", "")
+            run_ours(case, per_condition.setdefault(key, Tally()), config)
+            if "+reverb" in case.condition:
+                run_ours(case, per_condition.setdefault("any +reverb", Tally()), config)
     print()
     print(HEADER)
     print(row("beattrainer (causal)", ours))

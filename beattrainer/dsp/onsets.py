@@ -20,8 +20,8 @@ How it works
 5. Percussion: an unvoiced rise (little energy below 600 Hz) out of silence
    or right after another hit is held for `decay_wait_s`; if its level has
    fallen away by then (a clap, a knock, a snap) it is reported as
-   percussion, otherwise as a syllable (SHH, or a /t/ burst running into a
-   vowel). Voiced onsets are reported at once. Hits on top of a word (a clap
+   percussion; so is a sustained narrow-band tone (the squeaker); anything
+   else is a syllable (SHH, or a /t/ burst running into a vowel). Voiced onsets are reported at once. Hits on top of a word (a clap
    on every syllable) count as that word's syllables.
 6. Words: a syllable after at least `word_gap_s` of near-silence (relative to
    the speaker's level) starts a word;
@@ -69,6 +69,7 @@ class OnsetConfig:
                                        # below the sound's peak; backtrack to the
                                        # speaker level minus this (when above the noise)
     word_gate_db: float = 15.0      # a word's first syllable reaches speaker level minus this
+    first_word_db: float = 12.0     # ... and the very first one (no level yet) this level
     syllable_gate_db: float = 15.0  # later syllables reach the word's peak minus this
     level_memory: int = 12          # syllable peaks the speaker level is the median of
     level_memory_s: float = 4.0     # ... if not older than this (the level may drop)
@@ -79,6 +80,7 @@ class OnsetConfig:
     backtrack_s: float = 0.25       # how far back an onset may be placed
     voiced_low_share: float = 0.6   # share of power below 600 Hz of a voiced onset
     percussion_decay_db: float = 12.0
+    tonal_share: float = 0.8        # power share of one band that makes a squeak
     decay_wait_s: float = 0.045
 
 
@@ -166,6 +168,7 @@ class OnsetDetector:
         self._recent_fast = deque(maxlen=size)     # fast level per hop
         self._recent_silent = deque(maxlen=size)   # was that hop silent?
         self._recent_low = deque(maxlen=size)      # share of power below 600 Hz
+        self._recent_top = deque(maxlen=size)      # share of power in the strongest band
         self._last_was_percussion = False
         self._armed = True
         self._valley_db = float("inf")
@@ -209,9 +212,12 @@ class OnsetDetector:
             return []
         fast, slow, low_share = self._analyse(frames)
         events: list = []
-        for e_fast, e_slow, low in zip(fast.tolist(), slow.tolist(), low_share.tolist()):
+        tops = self._top_share_block.tolist()
+        for k, (e_fast, e_slow, low) in enumerate(zip(fast.tolist(), slow.tolist(),
+                                                      low_share.tolist())):
             self._hop += 1
             self._recent_fast.append(e_fast)
+            self._recent_top.append(tops[k])
             self._step(e_slow, low, events)
         return events
 
@@ -246,7 +252,9 @@ class OnsetDetector:
         self._power_hist = np.concatenate([self._power_hist, power])[-(c.slow_hops - 1):]
         fast = features.clean_level_db(power, floor, c.over_subtraction, c.residue)
         slow = features.clean_level_db(slow_power, floor, c.over_subtraction, c.residue)
-        low_share = power[:, :2].sum(axis=1) / power.sum(axis=1)
+        total = power.sum(axis=1)
+        low_share = power[:, :2].sum(axis=1) / total
+        self._top_share_block = power.max(axis=1) / total
         return fast, slow, low_share
 
     # -- the per-hop state machine -------------------------------------------
@@ -306,7 +314,9 @@ class OnsetDetector:
         slow_hop = backtrack_hop(self._recent, hop, max(base_db + c.back_db, rule_db), oldest)
         onset_hop = self._refine(slow_hop, max(base_db + c.fast_back_db, rule_db))
         starts_word = self._silence_before_hops(int(np.floor(onset_hop))) >= self._word_gap_hops
-        if starts_word or not self._word:
+        if not self._peaks:
+            gate = c.first_word_db
+        elif starts_word or not self._word:
             gate = self.speaker_level_db - c.word_gate_db
         else:
             gate = self._word_peak_db - c.syllable_gate_db
@@ -364,8 +374,12 @@ class OnsetDetector:
         c = self.config
         onset, self._pending = self._pending, None
         decayed = onset["fast_peak"] - self._recent_fast[-1] >= c.percussion_decay_db
-        self._last_was_percussion = decayed
-        if decayed:
+        # a squeaker: one narrow band holds nearly all the power, nothing voiced
+        tonal = (np.mean(list(self._recent_top)[-self._decay_wait_hops:]) >= c.tonal_share
+                 and np.mean(list(self._recent_low)[-self._decay_wait_hops:])
+                 < c.voiced_low_share / 2)
+        self._last_was_percussion = decayed or tonal
+        if decayed or tonal:
             events.append(Onset(time_s=onset["time_s"], strength=onset["strength"],
                                 kind=OnsetKind.PERCUSSION,
                                 detected_s=self._time_of_hop(self._hop)))
