@@ -26,7 +26,7 @@ from beattrainer.synth.clips import ClipLibrary
 
 SLOT_S = 1.5
 BASE_LEVEL_DBFS = -24.0
-GAIN_DB = {"quiet": -12.0, "loud": 8.0}
+GAIN_DB = {"quiet": -10.0, "loud": 8.0}  # the cards ask for clearly softer and louder
 NONVERBAL = ("HISS", "KISS", "SHH", "SQUEAK", "ZOMBIE")
 MODIFIED = ("MIEZEKATZE/quiet", "MIEZEKATZE/loud", "MIEZEKATZE/high", "MIEZEKATZE/slow")
 BLOCK = 512

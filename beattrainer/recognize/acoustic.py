@@ -17,7 +17,7 @@ FRAME_SAMPLES = 640         # [samples] 40 ms: two periods of a 50 Hz growl
 FFT_SAMPLES = 1024          # zero-padded so the autocorrelation is linear up to the frame length
 PITCH_RANGE_HZ = (60.0, 600.0)
 VOICED_CORRELATION = 0.45   # normalised autocorrelation peak that counts as voiced
-ACTIVE_ABOVE_FLOOR_DB = 9.0  # a frame this far above the noise floor carries sound
+ACTIVE_ABOVE_FLOOR_DB = 6.0  # a frame this far above the noise floor carries sound
 MIN_FLOOR_DBFS = -90.0
 SYLLABLE_DIP_DB = 3.0       # a syllable boundary is an energy dip at least this deep
 MIN_SYLLABLE_GAP_S = 0.08
@@ -193,7 +193,7 @@ def count_syllables(level_db: np.ndarray, active: np.ndarray) -> list[int]:
     """
     if not active.any():
         return []
-    smooth = np.convolve(level_db, np.ones(5) / 5.0, mode="same")
+    smooth = np.convolve(level_db, np.ones(5) / 5.0, mode="same")[: len(level_db)]
     smooth = np.where(active, smooth, -200.0)
     inner = smooth[1:-1]
     is_peak = (inner >= smooth[:-2]) & (inner > smooth[2:]) & active[1:-1]
