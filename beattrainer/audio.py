@@ -359,3 +359,24 @@ def _import_sounddevice():
     except ImportError:
         raise AudioError("no audio input: the sounddevice package is not installed") from None
     return sd
+
+
+def block_writer(blocks, path: str | Path, sr: int = PIPELINE_SR):
+    """Yield `blocks` unchanged while writing them to a 16-bit WAV at `path`.
+
+    The file is flushed block by block, so a recording survives a crash up to
+    its last block.
+    """
+    import soundfile as sf
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        handle = sf.SoundFile(str(path), "w", samplerate=sr, channels=1, subtype="PCM_16")
+    except (sf.LibsndfileError, RuntimeError, OSError) as exc:
+        raise AudioError(f"{path}: cannot write the recording ({_first_line(exc)})") from None
+    with handle:
+        for block in blocks:
+            handle.write(np.clip(block, -1.0, 1.0))
+            handle.flush()
+            yield block

@@ -439,6 +439,226 @@ def _summary(data: dict) -> str:
     return f"Mistake: {data['mistake']['message']}. One life lost."
 
 
+# ---------------------------------------------------------------- live play
+
+DEMO_DIR = "demo"
+
+
+def _open_store(db: str | None):
+    """The highscore and history database (None when it cannot be opened: a note)."""
+    from beattrainer.store import Store, StoreError
+
+    try:
+        return Store.open(db)
+    except StoreError as exc:
+        raise UserError(str(exc))
+
+
+def _play_run(run, blocks, *, ui, store, sounds, keys, strictness, backend, vosk_model,
+              count_in=False, period_s=None, max_seconds=None, json_out=None, input_problems=None):
+    """The one live code path: the run on a block stream, the report written at the end."""
+    import json
+
+    from beattrainer.play import LivePlay
+    from beattrainer.session import RecognizerFactory
+
+    grid_for = None
+    if count_in:
+        grid_for = _count_in_grid(sounds, period_s or 1.2)
+    live = LivePlay(run, iter(blocks), ui, RecognizerFactory(backend, strictness, vosk_model),
+                    store=store, sounds=sounds, keys=keys, strictness=strictness,
+                    grid_for=grid_for, count_in=count_in, max_seconds=max_seconds)
+    try:
+        report = live.play()
+    finally:
+        if json_out:
+            with open(json_out, "w", encoding="utf-8") as handle:
+                json.dump(live.run_report(), handle, indent=2)
+                handle.write("\n")
+        problems = input_problems() if input_problems else None
+        if problems:
+            click.echo(f"warning: {problems}", err=True)
+    return report
+
+
+def _count_in_grid(sounds, period_s: float):
+    """The trainer speaks the two solos; the referee's grid starts at the first one."""
+    def grid_for(perf, stream_s: float):
+        if sounds is None or not sounds.available:
+            return (period_s, stream_s + 1.0)
+        delay_s = sounds.count_in(period_s)
+        return (period_s, stream_s + delay_s)
+    return grid_for
+
+
+@cli.command()
+@click.option("--tutorial", type=click.IntRange(1, 2), help="Play tutorial 1 or 2.")
+@click.option("--challenge", type=click.IntRange(1, 9), help="Play challenge 1-9.")
+@click.option("--highscore", is_flag=True, help="A highscore run (the default).")
+@click.option("--rules", type=click.IntRange(1, 9), help="With --highscore: a challenge's rules.")
+@click.option("--players", default="Player", show_default=True,
+              help="Names clockwise, the first one leads first, e.g. Anna,Ben,Cem.")
+@click.option("--lives", type=click.IntRange(1, 99), default=9, show_default=True)
+@click.option("--deck", "deck_text", help="Fix the draw order, e.g. 04,11,37 (default: shuffled).")
+@click.option("--seed", type=int, help="Seed for the shuffle (default: a new one each run).")
+@click.option("--device", help="Input device: index or part of its name.")
+@click.option("--input", "input_file", type=click.Path(dir_okay=False), hidden=True,
+              help="Listen to a recording instead of the microphone (the demo's path).")
+@click.option("--count-in", is_flag=True,
+              help="The trainer speaks the lead's two solos (needed for challenge 2).")
+@click.option("--period", "period_s", type=click.FloatRange(0.35, 4.0),
+              help="Word period of the count-in [s] (default 1.2).")
+@click.option("--max-seconds", type=click.FloatRange(min=1.0),
+              help="Stop after this much input [s].")
+@click.option("--record", "record_dir", type=click.Path(file_okay=False),
+              help="Save the input as a WAV in this folder (judge it later with 'judge').")
+@click.option("--json", "json_out", type=click.Path(dir_okay=False),
+              help="Write the run report (contract beattrainer.run-report/1) here.")
+@click.option("--no-sounds", is_flag=True, help="Do not play the squeaker, buzzer and cheer.")
+@click.option("--plain", is_flag=True, help="Plain line output even in a terminal.")
+@strictness_option
+@backend_option
+@vosk_option
+@click.option("--db", type=click.Path(dir_okay=False), envvar="BEATTRAINER_DB",
+              help="Highscore database (default: in your user data folder).")
+@custom_cards_option
+def play(tutorial, challenge, highscore, rules, players, lives, deck_text, seed, device,
+         input_file, count_in, period_s, max_seconds, record_dir, json_out, no_sounds, plain,
+         strictness, backend, vosk_model, db, custom_cards) -> None:
+    """Play a tutorial, a challenge or a highscore run on the microphone.
+
+    The trainer shows the cards and the lives, listens, judges every slot as it
+    is performed and keeps score. A performance starts when the lead's first
+    solo is heard. Keys: r restart, p pause, q quit (the run is saved),
+    o overrule a verdict, m flag a mistake the trainer missed.
+    """
+    import numpy as np
+
+    from beattrainer.audio import AudioError, file_blocks, mic_blocks
+    from beattrainer.mzkz.game import draw_deck, new_run
+    from beattrainer.mzkz.sequence import SequenceError
+
+    catalog = _catalog(custom_cards)
+    mode = _mode(tutorial, challenge, highscore, rules)
+    names = _players(players, None)
+    if "no_cats" in mode.rules(catalog) and not count_in:
+        raise UserError("challenge 2 has silent solos: add --count-in so the trainer gives the beat")
+    try:
+        deck = _card_ids(deck_text) if deck_text else draw_deck(
+            mode, np.random.default_rng(seed), catalog)
+        run = new_run(mode, names, deck, lives, catalog)
+    except SequenceError as exc:
+        raise UserError(str(exc))
+    store = _open_store(db)
+    sounds = None if no_sounds else _open_sounds(None)
+    ui = _play_ui(plain)
+    keys = _keys(plain)
+    try:
+        if input_file:
+            blocks, problems = file_blocks(input_file), None
+        else:
+            mic = mic_blocks(device=device)
+            blocks, problems = mic, mic.problems
+        if record_dir:
+            blocks = _recorded(blocks, record_dir)
+        _play_run(run, blocks, ui=ui, store=store, sounds=sounds, keys=keys,
+                  strictness=strictness, backend=backend, vosk_model=vosk_model,
+                  count_in=count_in, period_s=period_s, max_seconds=max_seconds,
+                  json_out=json_out, input_problems=problems)
+    except AudioError as exc:
+        raise UserError(f"{exc} (the run so far is saved)")
+    except ValueError as exc:
+        raise UserError(str(exc))
+    finally:
+        if hasattr(keys, "close"):
+            keys.close()
+        store.close()
+
+
+def _open_sounds(device):
+    """The sound player, or None with a one-line note when there is no output."""
+    try:
+        from beattrainer.ui.sounds import SoundPlayer
+    except ImportError:
+        return None
+    player = SoundPlayer.open(device)
+    if not player.available:
+        click.echo(f"note: {player.note}", err=True)
+    return player
+
+
+def _play_ui(plain: bool):
+    """The live screen in a terminal, plain lines otherwise."""
+    from beattrainer.ui.live import PlainUI, RichUI
+
+    return RichUI() if (sys.stdout.isatty() and not plain) else PlainUI()
+
+
+def _keys(plain: bool):
+    from beattrainer.play import NoKeys
+    from beattrainer.ui.keys import open_keys
+
+    return NoKeys() if plain else open_keys()
+
+
+def _recorded(blocks, folder: str):
+    """Pass blocks through while writing them to a timestamped WAV in `folder`."""
+    from datetime import datetime, timezone
+
+    from beattrainer.audio import PIPELINE_SR, block_writer
+
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    path = f"{folder}/session-{stamp}.wav"
+    click.echo(f"recording the input to {path}", err=True)
+    return block_writer(blocks, path, PIPELINE_SR)
+
+
+@cli.command()
+@click.option("--json", "json_out", type=click.Path(dir_okay=False),
+              help="Write the run report (contract beattrainer.run-report/1) here.")
+@click.option("--db", type=click.Path(dir_okay=False),
+              help="Database for the demo's run (default: a temporary one, so your "
+                   "highscores stay yours).")
+@click.option("--plain", is_flag=True, help="Plain line output even in a terminal.")
+def demo(json_out, db, plain) -> None:
+    """A short highscore run from bundled audio, through the live code path.
+
+    No microphone needed: a recorded session of three performances (one of them
+    with a mistake) plays the part of the microphone.
+    """
+    import json
+    import tempfile
+    from pathlib import Path
+
+    from beattrainer.audio import file_blocks
+    from beattrainer.mzkz.game import new_run
+    from beattrainer.mzkz.sequence import Mode
+    from beattrainer.report.text import report_text
+    from beattrainer.resources import sounds_dir
+
+    folder = sounds_dir() / DEMO_DIR
+    meta = json.loads((folder / "session.json").read_text())
+    run = new_run(Mode.parse(meta["mode"]), meta["players"], meta["deck"], meta["lives_start"])
+    with tempfile.TemporaryDirectory() as tmp:
+        store = _open_store(db or str(Path(tmp) / "demo.db"))
+        try:
+            report = _play_run(run, file_blocks(folder / meta["audio"]), ui=_play_ui(plain),
+                               store=store, sounds=None, keys=_keys(True),
+                               strictness="normal", backend="auto", vosk_model=None,
+                               json_out=json_out)
+            click.echo("")
+            click.echo("Highscores of the demo run:")
+            for row in store.highscores(mode=meta["mode"]):
+                click.echo(f"  {row}")
+        finally:
+            store.close()
+    judged = [a for a in report["attempts"] if a["report"]["result"] == "completed"]
+    if judged:
+        click.echo("")
+        click.echo("Tempo report of the last completed performance:")
+        click.echo(report_text(judged[-1]["report"]))
+
+
 # ---------------------------------------------------------------- reports
 
 @cli.command()
@@ -878,6 +1098,102 @@ def _record(seconds: float, device) -> "np.ndarray":
     except AudioError as exc:
         raise UserError(str(exc))
     return np.concatenate(blocks) if blocks else np.zeros(0, np.float32)
+
+
+# ---------------------------------------------------------------- highscores and history
+
+db_option = click.option(
+    "--db", "db", type=click.Path(dir_okay=False), default=None,
+    help="SQLite database of runs and highscores (default: beattrainer.db in your user "
+         "data folder; the BEATTRAINER_DB environment variable overrides it).")
+
+
+def _store_from_option(db: str | None):
+    """Open the database named by --db (or the default), or UserError in one line."""
+    from beattrainer.store import Store, StoreError
+
+    try:
+        return Store.open(db)
+    except StoreError as exc:
+        raise UserError(str(exc))
+
+
+def _run_date(moment) -> str:
+    return moment.strftime("%Y-%m-%d %H:%M") if moment else "-"
+
+
+@cli.command()
+@click.option("--mode", help="Only this mode, e.g. highscore, challenge-3 (default: all).")
+@click.option("--limit", type=click.IntRange(min=1), default=10, show_default=True,
+              help="Runs per mode.")
+@db_option
+@click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
+def highscores(mode: str | None, limit: int, db: str | None, as_json: bool) -> None:
+    """The best finished runs per mode.
+
+    Ranked by performances completed, then fewer lives lost, then the earlier date.
+    """
+    import json
+
+    from beattrainer.store import StoreError
+
+    store = _store_from_option(db)
+    try:
+        table = store.highscores(mode=mode, limit=limit)
+    except StoreError as exc:
+        raise UserError(str(exc))
+    finally:
+        store.close()
+    if as_json:
+        click.echo(json.dumps([row.to_json() for row in table], indent=2))
+        return
+    if not table:
+        click.echo("no finished runs yet" + (f" in mode {mode}" if mode else ""))
+        return
+    shown_mode = None
+    for row in table:
+        if row.mode != shown_mode:
+            click.echo(("" if shown_mode is None else "\n") + row.mode)
+            shown_mode = row.mode
+        click.echo(f"{row.rank:>3}. {row.performances_completed:>3} performances  "
+                   f"{row.lives_lost} of {row.lives_start} lives lost  "
+                   f"{_run_date(row.ended_at)}  {', '.join(row.players)}")
+
+
+@cli.command()
+@click.option("--mode", help="Only this mode, e.g. highscore, challenge-3 (default: all).")
+@click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True,
+              help="How many of the latest runs.")
+@db_option
+@click.option("--plot", type=click.Path(dir_okay=False),
+              help="Write progress over time (performances and mean |offset| per run) to this PNG.")
+def history(mode: str | None, limit: int, db: str | None, plot: str | None) -> None:
+    """The latest runs, newest first, with lives lost and timing."""
+    from beattrainer.store import StoreError
+
+    store = _store_from_option(db)
+    try:
+        runs = store.history(limit=limit, mode=mode)
+    except StoreError as exc:
+        raise UserError(str(exc))
+    finally:
+        store.close()
+    if not runs:
+        click.echo("no runs yet" + (f" in mode {mode}" if mode else ""))
+    for run in runs:
+        timing = (f"mean |offset| {run.mean_abs_offset_ms:.0f} ms over {run.slots_timed} words"
+                  if run.mean_abs_offset_ms is not None else "no timed words")
+        click.echo(f"{_run_date(run.started_at)}  {run.mode:<16} {run.result:<19} "
+                   f"{run.performances_completed:>3} performances  {run.attempts:>3} attempts  "
+                   f"{run.lives_lost} lives lost  {timing}  {', '.join(run.players)}")
+    if plot:
+        from beattrainer.report.history import save_history_png
+
+        try:
+            save_history_png(runs, plot)
+        except OSError as exc:
+            raise UserError(f"{plot}: cannot write ({exc.strerror or exc.__class__.__name__})")
+        click.echo(f"plot written to {plot}")
 
 
 def _add_game_commands() -> None:

@@ -146,13 +146,15 @@ class Referee:
     sr : rate of the blocks [Hz]
     strictness : lenient | normal | strict
     grid : (period_s, first_onset_s) when the tempo is given (challenge 2's silent
-        solos); otherwise it is taken from the two solos
+        solos, a count-in); otherwise it is taken from the two solos
+    judge_solos : False when the trainer speaks the solos itself (count-in)
     """
 
     def __init__(self, performance: Performance, detector, recognizer: SlotRecognizer,
                  sr: int, strictness: str = "normal",
-                 grid: tuple[float, float] | None = None) -> None:
+                 grid: tuple[float, float] | None = None, judge_solos: bool = True) -> None:
         self.performance = performance
+        self.judge_solos = judge_solos
         self.slots = [s for s in performance.slots if s.voice == 0]
         self.detector = detector
         self.recognizer = recognizer
@@ -169,7 +171,7 @@ class Referee:
             TempoTracker.from_grid(*grid) if grid else None)
         self._grid_given = grid is not None
         self._solo_onsets_s: list[float] = []
-        self._solo_checks: dict[float, bool] = {}
+        self._solo_checks: dict[tuple[float, float], bool] = {}
         self._last_heard_s = -1.0     # onset of the last word judged [s]
         self._last_heard_syllables = 0
         self._next = 0                 # index into self.slots of the next slot to judge
@@ -259,29 +261,41 @@ class Referee:
         """
         horizon = self.time_s - self.detector.latency_s
         starts = [w.time_s for w in self._word_starts]
+        solo_syllables = expected_syllables(self.slots[0].expected)
         for i, first in enumerate(starts):
-            later = [t for t in starts[i + 1:] if t - first >= MIN_PERIOD_S]
+            # the second solo starts after the first one's own syllables
+            own = [s.time_s for s in self._syllables if s.time_s >= first][:solo_syllables]
+            earliest = max(first + MIN_PERIOD_S, own[-1] + 0.05 if own else first)
+            later = [t for t in starts[i + 1:] if t >= earliest]
             if not later and horizon - first < MAX_PERIOD_S and not final:
                 return False  # the second solo may still come
             if not later or later[0] - first > MAX_PERIOD_S:
                 continue
-            if not self._is_solo_word(first, later[0]):
+            second = later[0]
+            after_second = [t for t in starts if t >= second + MIN_PERIOD_S]
+            second_end = after_second[0] if after_second else second + (second - first)
+            if not self._is_solo_word(first, second):
                 continue
-            self._tracker = TempoTracker.from_solos(first, later[0])
-            self._solo_onsets_s = [first, later[0]]
-            self._last_heard_s = later[0]
+            if horizon < second_end and not final:
+                return False  # the second solo is still being said
+            if not self._is_solo_word(second, second_end):
+                continue
+            self._tracker = TempoTracker.from_solos(first, second)
+            self._solo_onsets_s = [first, second]
+            self._last_heard_s = second
             self._last_heard_syllables = expected_syllables(self.slots[1].expected)
             return True
         return False
 
-    def _is_solo_word(self, onset_s: float, next_s: float) -> bool:
-        """Does the word at `onset_s` sound like the first solo (cached per onset)?"""
-        if onset_s not in self._solo_checks:
+    def _is_solo_word(self, onset_s: float, end_s: float) -> bool:
+        """Does the word between `onset_s` and `end_s` sound like a solo? (cached)"""
+        key = (onset_s, end_s)
+        if key not in self._solo_checks:
             slot = self.slots[0]
-            samples = self._samples(onset_s - LEAD_IN_S, next_s)
+            samples = self._samples(onset_s - LEAD_IN_S, end_s)
             heard = self.recognizer.recognize_slot(samples, slot.expected, slot, ())
-            self._solo_checks[onset_s] = heard.accepted
-        return self._solo_checks[onset_s]
+            self._solo_checks[key] = heard.accepted
+        return self._solo_checks[key]
 
     def _try_close(self, slot: Slot, final: bool) -> SlotVerdict | None:
         """Judge `slot` once the audio it needs has arrived (None: not yet)."""
@@ -291,6 +305,12 @@ class Referee:
         if self._reanchor_pending:
             return self._close_reanchor(slot, final, horizon)
         expected_s = tracker.expected_s(slot.beat)
+        if slot.role is Role.SOLO and not self.judge_solos:
+            # the trainer spoke the solos itself (count-in): nothing to judge
+            if horizon < expected_s + SEARCH_FRACTION * period and not final:
+                return None
+            return SlotVerdict(slot, expected_s, None, None, verdict="not_judged",
+                               message="the trainer gave the solos")
         if slot.role is Role.SOLO and not self._grid_given:
             onset = self._solo_onsets_s[slot.index]
             end_s = self._word_end(onset, final)

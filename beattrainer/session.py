@@ -6,14 +6,13 @@ blocks and yields slot verdicts. It also keeps what the group has shown so far
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 import numpy as np
 
 from beattrainer.audio import PIPELINE_SR
 from beattrainer.dsp.onsets import OnsetDetector
-from beattrainer.judge import HeardSlot, JudgeReport, Referee, SlotVerdict
+from beattrainer.judge import HeardSlot, JudgeReport, Referee
 from beattrainer.mzkz.model import MIEZEKATZE, NAME, Expected, Performance, Slot, Sound
 
 
@@ -29,13 +28,6 @@ def performance_vocabulary(performance: Performance) -> tuple[str, ...]:
 
 def _plain_miezekatze(expected: Expected) -> bool:
     return expected.sound is Sound.MZKZ and expected.modifier is None
-
-
-@dataclass
-class GroupMemory:
-    """What the recognizer learns about the group across performances."""
-
-    templates: list[tuple[np.ndarray, str]] = field(default_factory=list)
 
 
 class RecognizerAdapter:
@@ -124,5 +116,22 @@ def judge_stream(performance: Performance, blocks: Iterable[np.ndarray], adapter
     return report
 
 
-__all__ = ["RecognizerAdapter", "make_recognizer", "judge_stream", "performance_vocabulary",
-           "SlotVerdict"]
+
+
+class RecognizerFactory:
+    """One recognizer per performance (its grammar is the performance's vocabulary),
+    carrying the group's voice templates from one performance to the next."""
+
+    def __init__(self, backend: str = "auto", strictness: str = "normal", vosk_model=None):
+        self.backend = backend
+        self.strictness = strictness
+        self.vosk_model = vosk_model
+        self._last: RecognizerAdapter | None = None
+
+    def __call__(self, performance: Performance) -> RecognizerAdapter:
+        """The adapter for `performance`."""
+        adapter = make_recognizer(performance, self.backend, self.strictness, self.vosk_model)
+        if self._last is not None:
+            adapter.recognizer.templates = self._last.recognizer.templates
+        self._last = adapter
+        return adapter
