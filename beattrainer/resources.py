@@ -1,23 +1,19 @@
 """Where the bundled data lives: `models/` and `sounds/` beside the package in a
-source checkout, or the data packages `beattrainer.models` / `beattrainer.sounds`
-in a regular install (see setup.py)."""
+source checkout, or inside the installed package (`beattrainer/models`,
+`beattrainer/sounds`: setup.py maps them there for a regular install)."""
 from __future__ import annotations
 
-import importlib.resources
 from pathlib import Path
 
-_CHECKOUT_ROOT = Path(__file__).resolve().parent.parent
+_PACKAGE_DIR = Path(__file__).resolve().parent
 
 
 def data_dir(name: str) -> Path:
     """Return the folder of bundled data `name` ("models" or "sounds")."""
-    checkout = _CHECKOUT_ROOT / name
-    if checkout.is_dir():
-        return checkout
-    try:
-        return Path(str(importlib.resources.files(f"beattrainer.{name}")))
-    except ModuleNotFoundError as exc:  # pragma: no cover - broken install
-        raise FileNotFoundError(f"bundled data folder {name!r} is missing") from exc
+    for candidate in (_PACKAGE_DIR.parent / name, _PACKAGE_DIR / name):
+        if candidate.is_dir():
+            return candidate
+    raise FileNotFoundError(f"bundled data folder {name!r} is missing; reinstall beattrainer")
 
 
 def models_dir() -> Path:
