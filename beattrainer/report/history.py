@@ -32,7 +32,8 @@ def plot_performances(ax, runs):
     _run_axis(ax, ordered)
     ax.set_ylabel("performances completed")
     ax.set_title("performances per run (red: lives lost)")
-    ax.set_ylim(bottom=0)
+    top = max((r.performances_completed for r in ordered), default=0)
+    ax.set_ylim(0, top * 1.15 + 1)  # room for the labels above the highest point
     return ax
 
 
