@@ -109,6 +109,15 @@ def play_run(store, rng, *, mode="highscore", players=("Anna", "Ben"), lives=9,
 
 # ------------------------------------------------------------------ opening
 
+def test_store_imports_only_the_standard_library():
+    code = ("import sys, beattrainer.store; "
+            "print([m for m in ('numpy', 'sounddevice', 'matplotlib', 'soundfile', 'librosa',"
+            " 'vosk', 'click', 'rich') if m in sys.modules])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={**os.environ, "PYTHONPATH": str(REPO)}, check=True).stdout
+    assert out.strip() == "[]"
+
+
 def test_env_var_and_platform_default(monkeypatch, tmp_path):
     monkeypatch.delenv("BEATTRAINER_DB", raising=False)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
