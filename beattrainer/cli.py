@@ -467,7 +467,8 @@ def _play_run(run, blocks, *, ui, store, sounds, keys, strictness, backend, vosk
         grid_for = _count_in_grid(sounds, period_s or 1.2)
     live = LivePlay(run, iter(blocks), ui, RecognizerFactory(backend, strictness, vosk_model),
                     store=store, sounds=sounds, keys=keys, strictness=strictness,
-                    grid_for=grid_for, count_in=count_in, max_seconds=max_seconds)
+                    grid_for=grid_for, count_in=count_in, max_seconds=max_seconds,
+                    input_losses=_losses(blocks))
     try:
         report = live.play()
     finally:
@@ -478,7 +479,16 @@ def _play_run(run, blocks, *, ui, store, sounds, keys, strictness, backend, vosk
         problems = input_problems() if input_problems else None
         if problems:
             click.echo(f"warning: {problems}", err=True)
+    if live.input_error:
+        raise UserError(f"{live.input_error} (the run so far is saved)")
     return report
+
+
+def _losses(blocks):
+    """Blocks the microphone lost so far (overflows, a full queue); None for files."""
+    if hasattr(blocks, "input_overflows"):
+        return lambda: blocks.input_overflows + blocks.dropped_blocks
+    return None
 
 
 def _count_in_grid(sounds, period_s: float):
@@ -1194,6 +1204,73 @@ def history(mode: str | None, limit: int, db: str | None, plot: str | None) -> N
         except OSError as exc:
             raise UserError(f"{plot}: cannot write ({exc.strerror or exc.__class__.__name__})")
         click.echo(f"plot written to {plot}")
+
+
+# ---------------------------------------------------------------- calibration
+
+@cli.command()
+@click.option("--device", help="Input device: index or part of its name (default: the "
+              "system's default input).")
+@db_option
+@click.option("--seconds", type=click.FloatRange(1.0, 30.0), default=4.0, show_default=True,
+              help="Length of the quiet and of the spoken stretch [s].")
+@click.option("--no-loopback", is_flag=True,
+              help="Skip the click loopback (no speaker, or headphones).")
+def calibrate(device: str | None, db: str | None, seconds: float, no_loopback: bool) -> None:
+    """Measure noise floor, speaking level, latency and the group's timing habit.
+
+    Four short parts, with prompts: stay quiet; say MIEZEKATZE a few times;
+    stay quiet while the speaker plays clicks (loopback latency); say
+    MIEZEKATZE on every click of a metronome. The figures are stored for the
+    input device and used when judging.
+    """
+    from beattrainer.audio import PIPELINE_SR, AudioError, mic_blocks
+    from beattrainer.calibrate import calibration_plan
+    from beattrainer.store import StoreError
+    from beattrainer.ui.calibration import run_session
+    from beattrainer.ui.sounds import SoundPlayer, load_sounds
+
+    def say(text: str) -> None:
+        click.echo(text, err=True)
+
+    store = _store_from_option(db)
+    player = SoundPlayer.open()
+    try:
+        if not player.available:
+            say(player.note)
+        click_samples = load_sounds(sr=PIPELINE_SR)["click"].samples if player.available else None
+        plan = calibration_plan(seconds, loopback=not no_loopback)
+        if sys.stdin.isatty():
+            click.prompt("Press Enter when everyone is ready", default="", show_default=False,
+                         err=True)
+        try:
+            mic = mic_blocks(device=device, max_seconds=plan.total_s)
+        except AudioError as exc:
+            raise UserError(str(exc))
+        say(f"calibrating '{mic.device_name}' ({plan.total_s:.0f} s)")
+        try:
+            result = run_session(mic, PIPELINE_SR, plan, say, player=player, click=click_samples)
+        except AudioError as exc:
+            raise UserError(str(exc))
+        except KeyboardInterrupt:
+            raise UserError("calibration interrupted: nothing stored")
+        finally:
+            mic.close()
+        if mic.problems():
+            say(f"warning: {mic.problems()}")
+        click.echo(f"calibration of '{mic.device_name}':")
+        for line in result.lines():
+            click.echo(f"  {line}")
+        if result.noise_floor_dbfs is None:
+            raise UserError("no audio was heard: nothing stored")
+        try:
+            store.save_calibration(mic.device_name, result.values())
+        except StoreError as exc:
+            raise UserError(str(exc))
+        click.echo(f"stored for '{mic.device_name}' in {store.path}")
+    finally:
+        player.close()
+        store.close()
 
 
 def _add_game_commands() -> None:

@@ -14,7 +14,7 @@ from typing import Callable, Iterator, Protocol
 
 import numpy as np
 
-from beattrainer.audio import PIPELINE_SR
+from beattrainer.audio import PIPELINE_SR, AudioError
 from beattrainer.dsp.onsets import OnsetDetector
 from beattrainer.events import Onset, OnsetKind
 from beattrainer.judge import JudgeReport, Referee, SlotVerdict, describe_slot
@@ -118,6 +118,8 @@ class LivePlay:
     _paused: bool = False
     _previous: Run | None = None  # the run before the last attempt (for overrules)
     _input_ended: bool = False
+    input_error: str | None = None
+    input_losses: Callable[[], int] | None = None  # blocks lost so far (overflows)
     _last_period_s: float = 0.0
 
     # ------------------------------------------------------------------ the run
@@ -177,6 +179,10 @@ class LivePlay:
             except StopIteration:
                 self._input_ended = True
                 return None
+            except AudioError as exc:  # the device failed or disappeared
+                self.input_error = str(exc)
+                self._input_ended = True
+                return None
             self._stream_s += len(block) / self.sr
             self._handle_keys()
             if not self._paused:
@@ -233,6 +239,7 @@ class LivePlay:
         if hasattr(adapter, "start_performance"):
             adapter.start_performance()
         self.ui.listening()
+        losses_before = self.input_losses() if self.input_losses else 0
         flagged = False
         try:
             while not referee.done:
@@ -251,6 +258,12 @@ class LivePlay:
             for verdict in referee.finish():
                 self.ui.slot(verdict, self.run)
         report = referee.report()
+        lost = (self.input_losses() if self.input_losses else 0) - losses_before
+        if lost or self.input_error:
+            why = self.input_error or f"{lost} block(s) of input were lost"
+            self.ui.note(f"{why}: this attempt is not judged, no life lost")
+            self._record(perf, referee, offset_s, Verdict(Outcome.NOT_JUDGED), overridden=False)
+            return not self._input_ended
         if flagged:
             verdict = Verdict.mistake(_current_slot(referee), FLAGGED_KIND)
             self._record(perf, referee, offset_s, verdict, overridden=True, flagged=True)

@@ -158,3 +158,44 @@ def test_play_virtual_mic(session, tmp_path):
     assert report["result"] == "deck_exhausted" and report["lives_left"] == 8
     with sqlite3.connect(db) as conn:
         assert conn.execute("select count(*) from attempts").fetchone()[0] == 4
+
+
+def test_a_device_that_fails_mid_run_ends_the_attempt_not_judged(session, tmp_path):
+    from beattrainer.audio import AudioError
+
+    samples, sr, truth = session
+    fail_at = int((truth["attempts"][1]["start_s"] + 5.0) * sr)
+
+    def failing_blocks():
+        for i in range(0, fail_at, 512):
+            yield samples[i:i + 512]
+        raise AudioError("input device 'USB mic' stopped delivering audio")
+
+    run = new_run(Mode("highscore"), PLAYERS, DECK)
+    live = LivePlay(run, failing_blocks(), PlainUI(io.StringIO()), RecognizerFactory("pocketsphinx"))
+    report = live.play()
+    assert live.input_error and "USB mic" in live.input_error
+    assert report["result"] == "stopped"
+    assert report["attempts"][-1]["report"]["result"] == "incomplete"
+    mistakes = sum(a["report"]["result"] == "mistake" for a in report["attempts"])
+    assert report["lives_left"] == 9 - mistakes  # the broken attempt cost nothing
+
+
+def test_lost_input_blocks_make_the_attempt_not_judged(session, tmp_path):
+    samples, sr, truth = session
+    lost = {"n": 0}
+
+    def blocks():
+        for i in range(0, len(samples), 512):
+            if i == 10 * 512:
+                lost["n"] += 3  # an overflow during the first attempt
+            yield samples[i:i + 512]
+
+    run = new_run(Mode("highscore"), PLAYERS, DECK)
+    out = io.StringIO()
+    live = LivePlay(run, blocks(), PlainUI(out), RecognizerFactory("pocketsphinx"),
+                    input_losses=lambda: lost["n"])
+    report = live.play()
+    first = report["attempts"][0]
+    assert first["report"]["result"] == "incomplete"
+    assert "3 block(s) of input were lost" in out.getvalue()
