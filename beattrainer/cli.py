@@ -441,17 +441,35 @@ def _summary(data: dict) -> str:
 
 # ---------------------------------------------------------------- live play
 
-DEMO_DIR = "demo"
+db_option = click.option(
+    "--db", "db", type=click.Path(dir_okay=False), default=None,
+    help="SQLite database of runs and highscores (default: beattrainer.db in your user "
+         "data folder; the BEATTRAINER_DB environment variable overrides it).")
 
 
-def _open_store(db: str | None):
-    """The highscore and history database (None when it cannot be opened: a note)."""
+def _store_from_option(db: str | None):
+    """Open the database named by --db (or the default), or UserError in one line."""
     from beattrainer.store import Store, StoreError
 
     try:
         return Store.open(db)
     except StoreError as exc:
         raise UserError(str(exc))
+
+
+def _highscore_line(row) -> str:
+    """One ranked run: rank, performances, lives lost, date, players."""
+    return (f"{row.rank:>3}. {row.performances_completed:>3} performances  "
+            f"{row.lives_lost} of {row.lives_start} lives lost  "
+            f"{_run_date(row.ended_at)}  {', '.join(row.players)}")
+
+
+def _run_date(moment) -> str:
+    return moment.strftime("%Y-%m-%d %H:%M") if moment else "-"
+
+
+
+DEMO_DIR = "demo"
 
 
 def _play_run(run, blocks, *, ui, store, sounds, keys, strictness, backend, vosk_model,
@@ -529,8 +547,7 @@ def _count_in_grid(sounds, period_s: float):
 @strictness_option
 @backend_option
 @vosk_option
-@click.option("--db", type=click.Path(dir_okay=False), envvar="BEATTRAINER_DB",
-              help="Highscore database (default: in your user data folder).")
+@db_option
 @custom_cards_option
 def play(tutorial, challenge, highscore, rules, players, lives, deck_text, seed, device,
          input_file, count_in, period_s, max_seconds, record_dir, json_out, no_sounds, plain,
@@ -559,7 +576,7 @@ def play(tutorial, challenge, highscore, rules, players, lives, deck_text, seed,
         run = new_run(mode, names, deck, lives, catalog)
     except SequenceError as exc:
         raise UserError(str(exc))
-    store = _open_store(db)
+    store = _store_from_option(db)
     sounds = None if no_sounds else _open_sounds(None)
     ui = _play_ui(plain)
     keys = _keys(plain)
@@ -650,7 +667,7 @@ def demo(json_out, db, plain) -> None:
     meta = json.loads((folder / "session.json").read_text())
     run = new_run(Mode.parse(meta["mode"]), meta["players"], meta["deck"], meta["lives_start"])
     with tempfile.TemporaryDirectory() as tmp:
-        store = _open_store(db or str(Path(tmp) / "demo.db"))
+        store = _store_from_option(db or str(Path(tmp) / "demo.db"))
         try:
             report = _play_run(run, file_blocks(folder / meta["audio"]), ui=_play_ui(plain),
                                store=store, sounds=None, keys=_keys(True),
@@ -659,7 +676,7 @@ def demo(json_out, db, plain) -> None:
             click.echo("")
             click.echo("Highscores of the demo run:")
             for row in store.highscores(mode=meta["mode"]):
-                click.echo(f"  {row}")
+                click.echo(f"  {_highscore_line(row)}")
         finally:
             store.close()
     judged = [a for a in report["attempts"] if a["report"]["result"] == "completed"]
@@ -1112,26 +1129,6 @@ def _record(seconds: float, device) -> "np.ndarray":
 
 # ---------------------------------------------------------------- highscores and history
 
-db_option = click.option(
-    "--db", "db", type=click.Path(dir_okay=False), default=None,
-    help="SQLite database of runs and highscores (default: beattrainer.db in your user "
-         "data folder; the BEATTRAINER_DB environment variable overrides it).")
-
-
-def _store_from_option(db: str | None):
-    """Open the database named by --db (or the default), or UserError in one line."""
-    from beattrainer.store import Store, StoreError
-
-    try:
-        return Store.open(db)
-    except StoreError as exc:
-        raise UserError(str(exc))
-
-
-def _run_date(moment) -> str:
-    return moment.strftime("%Y-%m-%d %H:%M") if moment else "-"
-
-
 @cli.command()
 @click.option("--mode", help="Only this mode, e.g. highscore, challenge-3 (default: all).")
 @click.option("--limit", type=click.IntRange(min=1), default=10, show_default=True,
@@ -1165,9 +1162,7 @@ def highscores(mode: str | None, limit: int, db: str | None, as_json: bool) -> N
         if row.mode != shown_mode:
             click.echo(("" if shown_mode is None else "\n") + row.mode)
             shown_mode = row.mode
-        click.echo(f"{row.rank:>3}. {row.performances_completed:>3} performances  "
-                   f"{row.lives_lost} of {row.lives_start} lives lost  "
-                   f"{_run_date(row.ended_at)}  {', '.join(row.players)}")
+        click.echo(_highscore_line(row))
 
 
 @cli.command()

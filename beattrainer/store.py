@@ -645,9 +645,10 @@ class Store:
 
         Ranked by performances completed (more first), then lives lost (fewer
         first), then the date the run ended (earlier first); at most `limit`
-        per mode.
+        per mode. Only runs that ended by the rules count: a run stopped by the
+        players (or by a broken device) is in the history, not in the table.
         """
-        where, args = "result != ?", [IN_PROGRESS]
+        where, args = "result NOT IN (?, ?)", [IN_PROGRESS, "stopped"]
         if mode is not None:
             where += " AND mode = ?"
             args.append(mode)

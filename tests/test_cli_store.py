@@ -22,7 +22,8 @@ def filled_db(tmp_path, rng):
         for name, mode, outcomes, day, finish in [
                 ("Anna", "highscore", "oooxo", 1, "highscore_ended"),
                 ("Ben", "highscore", "oooooxx", 2, "deck_exhausted"),
-                ("Cem", "highscore", "oooo", 3, "stopped"),
+                ("Cem", "highscore", "oooo", 3, "highscore_ended"),
+                ("Finn", "highscore", "oooooooo", 0, "stopped"),
                 ("Dora", "challenge-3", "oo", 4, "challenge_completed"),
                 ("Emil", "highscore", "oooooooo", 5, None)]:
             ids[name] = play_run(store, rng, mode=mode, players=(name, "Zoe"), outcomes=outcomes,
@@ -44,7 +45,7 @@ def test_highscores_table_is_ranked_and_grouped(filled_db):
     # Ben 5 performances; Cem and Anna 4 each, Cem lost no life; Emil unfinished
     assert [line.split()[-2].rstrip(",") for line in ranked] == ["Ben", "Cem", "Anna"]
     assert ranked[0].split()[:2] == ["1.", "5"]
-    assert not any("Emil" in line for line in lines)
+    assert not any("Emil" in line or "Finn" in line for line in lines)  # unfinished, stopped
 
 
 def test_highscores_json_matches_the_store(filled_db):
@@ -69,7 +70,7 @@ def test_history_lists_newest_first_with_limit_and_mode(filled_db):
     result = invoke("history", "--db", str(path))
     assert result.exit_code == 0, result.output
     names = [line.split()[-2].rstrip(",") for line in result.output.splitlines()]
-    assert names == ["Emil", "Dora", "Cem", "Ben", "Anna"]
+    assert names == ["Emil", "Dora", "Cem", "Ben", "Anna", "Finn"]
     assert "in_progress" in result.output.splitlines()[0]
     result = invoke("history", "--db", str(path), "--mode", "highscore", "--limit", "2")
     assert [line.split()[-2].rstrip(",") for line in result.output.splitlines()] == [

@@ -557,3 +557,13 @@ def test_writer_killed_at_random_moments_leaves_a_consistent_database(tmp_path, 
         for summary in store.history(limit=1000):
             validate_contract(store.run_report(summary.run_id), "run-report")
     assert not any(".corrupt-" in p.name for p in tmp_path.iterdir())
+
+
+def test_stopped_runs_are_history_not_highscores(tmp_path):
+    with Store.open(tmp_path / "s.db") as db:
+        kept = db.start_run(mode="highscore", players=["A"], deck=["04"], lives_start=9)
+        db.finish_run(kept, "highscore_ended", lives_left=0, performances_completed=2)
+        quitter = db.start_run(mode="highscore", players=["B"], deck=["04"], lives_start=9)
+        db.finish_run(quitter, "stopped", lives_left=9, performances_completed=5)
+        assert [row.run_id for row in db.highscores()] == [kept]
+        assert {r.run_id for r in db.history()} == {kept, quitter}
