@@ -38,6 +38,7 @@ MIN_TOLERANCE_S = 0.0005        # ... but never closer than this to the median [
 SPEECH_BAND_HZ = 4000.0         # [Hz] speak-along audio is low-passed here: the
                                 # metronome click lives above 4.5 kHz, speech onsets below
 MATCH_FRACTION = 0.4            # a word belongs to the beat within this share of a period
+SPEAK_TOLERANCE_S = 0.03        # [s] a word this close to the median offset is never an outlier
 MAD_TO_SIGMA = 1.4826           # MAD of a normal distribution times this is its sigma
 
 # Loopback clicks: irregular gaps so that neither an echo nor a periodic noise
@@ -324,7 +325,8 @@ def speak_along_offset(beats_s, onsets_s, period_s: float,
     rejected), their spread, and how many beats had a word.
     """
     offsets = beat_offsets_s(beats_s, onsets_s, period_s)
-    return robust_estimate(offsets, min_used=min_words, min_tolerance_s=0.01)
+    # players spread by tens of ms; only words far off their beat are outliers
+    return robust_estimate(offsets, min_used=min_words, min_tolerance_s=SPEAK_TOLERANCE_S)
 
 
 # ----------------------------------------------------------------- the session plan
