@@ -1216,8 +1216,8 @@ def calibrate(device: str | None, db: str | None, seconds: float, no_loopback: b
 
     Four short parts, with prompts: stay quiet; say MIEZEKATZE a few times;
     stay quiet while the speaker plays clicks (loopback latency); say
-    MIEZEKATZE on every click of a metronome. The figures are stored for the
-    input device and used when judging.
+    MIEZEKATZE on every click of a metronome. The figures are stored per
+    input device in the database.
     """
     from beattrainer.audio import PIPELINE_SR, AudioError, mic_blocks
     from beattrainer.calibrate import calibration_plan

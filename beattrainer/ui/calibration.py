@@ -132,11 +132,10 @@ def _why_silent(player) -> str:
 
 def _cues(plan: cal.CalibrationPlan, sounding: bool) -> list:
     """(audio time, prompt text or click times to schedule), in time order."""
-    n_words = "a few times"
     cues = [(0.0, f"1. Quiet please: measuring the noise floor "
                   f"({plan.quiet[1] - plan.quiet[0]:g} s)."),
             (plan.speak[0] - cal.PROMPT_LEAD_S,
-             f"2. Everyone say MIEZEKATZE {n_words}, as loud as you play "
+             f"2. Everyone say MIEZEKATZE a few times, as loud as you play "
              f"({plan.speak[1] - plan.speak[0]:g} s) ..."),
             (plan.speak[0], "   ... now!")]
     if plan.loopback and sounding:
