@@ -473,20 +473,30 @@ DEMO_DIR = "demo"
 
 
 def _play_run(run, blocks, *, ui, store, sounds, keys, strictness, backend, vosk_model,
-              count_in=False, period_s=None, max_seconds=None, json_out=None, input_problems=None):
-    """The one live code path: the run on a block stream, the report written at the end."""
+              source=None, count_in=False, period_s=None, max_seconds=None, json_out=None):
+    """The one live code path: the run on a block stream, the report written at the end.
+
+    `source` is the microphone (`MicBlocks`) when there is one: its lost blocks make
+    an attempt not judged, its problems are reported, its calibration places a
+    count-in on the input's timeline.
+    """
     import json
 
+    from beattrainer.calibrate import StreamClock
     from beattrainer.play import LivePlay
     from beattrainer.session import RecognizerFactory
 
+    clock = StreamClock()
     grid_for = None
     if count_in:
-        grid_for = _count_in_grid(sounds, period_s or 1.2)
-    live = LivePlay(run, iter(blocks), ui, RecognizerFactory(backend, strictness, vosk_model),
+        latency_s = _calibrated_latency(store, source)
+        grid_for = _count_in_grid(sounds, period_s or 1.2, clock, latency_s)
+    losses = (lambda: source.input_overflows + source.dropped_blocks) if source else None
+    live = LivePlay(run, _clocked(blocks, clock), ui,
+                    RecognizerFactory(backend, strictness, vosk_model),
                     store=store, sounds=sounds, keys=keys, strictness=strictness,
                     grid_for=grid_for, count_in=count_in, max_seconds=max_seconds,
-                    input_losses=_losses(blocks))
+                    input_losses=losses)
     try:
         report = live.play()
     finally:
@@ -494,7 +504,7 @@ def _play_run(run, blocks, *, ui, store, sounds, keys, strictness, backend, vosk
             with open(json_out, "w", encoding="utf-8") as handle:
                 json.dump(live.run_report(), handle, indent=2)
                 handle.write("\n")
-        problems = input_problems() if input_problems else None
+        problems = source.problems() if source else None
         if problems:
             click.echo(f"warning: {problems}", err=True)
     if live.input_error:
@@ -502,20 +512,41 @@ def _play_run(run, blocks, *, ui, store, sounds, keys, strictness, backend, vosk
     return report
 
 
-def _losses(blocks):
-    """Blocks the microphone lost so far (overflows, a full queue); None for files."""
-    if hasattr(blocks, "input_overflows"):
-        return lambda: blocks.input_overflows + blocks.dropped_blocks
-    return None
+def _clocked(blocks, clock, sr: int = 16000):  # PIPELINE_SR
+    """Pass blocks on, noting when each arrived (to place a count-in on the input's timeline)."""
+    import time
+
+    consumed = 0
+    for block in blocks:
+        consumed += len(block)
+        clock.observe(time.perf_counter(), consumed / sr)
+        yield block
 
 
-def _count_in_grid(sounds, period_s: float):
-    """The trainer speaks the two solos; the referee's grid starts at the first one."""
+def _calibrated_latency(store, source) -> float:
+    """Loopback latency [s] measured by `calibrate` for this input device, else 0."""
+    if source is None:
+        return 0.0
+    values = store.calibration(source.device_name) or {}
+    latency = values.get("latency_s")
+    if latency is None:
+        click.echo("note: no loopback latency calibrated for this device "
+                   "(run 'beattrainer calibrate'); the count-in may be judged a little off",
+                   err=True)
+    return float(latency or 0.0)
+
+
+def _count_in_grid(sounds, period_s: float, clock, latency_s: float):
+    """The trainer speaks the two solos; the referee's grid starts at the first one,
+    placed on the input's timeline: wall time of the first solo, through the clock
+    that maps input samples to the wall, plus the loopback latency."""
+    import time
+
     def grid_for(perf, stream_s: float):
-        if sounds is None or not sounds.available:
-            return (period_s, stream_s + 1.0)
+        called_wall = time.perf_counter()
         delay_s = sounds.count_in(period_s)
-        return (period_s, stream_s + delay_s)
+        first_solo_s = clock.audio_of(called_wall + delay_s) if clock.ready else stream_s + delay_s
+        return (period_s, first_solo_s + latency_s)
     return grid_for
 
 
@@ -570,6 +601,8 @@ def play(tutorial, challenge, highscore, rules, players, lives, deck_text, seed,
     names = _players(players, None)
     if "no_cats" in mode.rules(catalog) and not count_in:
         raise UserError("challenge 2 has silent solos: add --count-in so the trainer gives the beat")
+    if count_in and no_sounds:
+        raise UserError("--count-in speaks the solos: it needs sounds (drop --no-sounds)")
     try:
         deck = _card_ids(deck_text) if deck_text else draw_deck(
             mode, np.random.default_rng(seed), catalog)
@@ -578,20 +611,20 @@ def play(tutorial, challenge, highscore, rules, players, lives, deck_text, seed,
         raise UserError(str(exc))
     store = _store_from_option(db)
     sounds = None if no_sounds else _open_sounds(None)
+    if count_in and not (sounds and sounds.available):
+        store.close()
+        raise UserError("--count-in needs a sound output device to speak the solos")
     ui = _play_ui(plain)
     keys = _keys(plain)
     try:
-        if input_file:
-            blocks, problems = file_blocks(input_file), None
-        else:
-            mic = mic_blocks(device=device)
-            blocks, problems = mic, mic.problems
+        source = None if input_file else mic_blocks(device=device)
+        blocks = file_blocks(input_file) if input_file else source
         if record_dir:
             blocks = _recorded(blocks, record_dir)
         _play_run(run, blocks, ui=ui, store=store, sounds=sounds, keys=keys,
-                  strictness=strictness, backend=backend, vosk_model=vosk_model,
+                  strictness=strictness, backend=backend, vosk_model=vosk_model, source=source,
                   count_in=count_in, period_s=period_s, max_seconds=max_seconds,
-                  json_out=json_out, input_problems=problems)
+                  json_out=json_out)
     except AudioError as exc:
         raise UserError(f"{exc} (the run so far is saved)")
     except ValueError as exc:
