@@ -113,15 +113,42 @@ class MinimumFloor:
         Hops per chunk.
     n_chunks : int
         Completed chunks the minimum is taken over.
+    ignore_below_db : float
+        Chunks at the start of a stream whose every band averages below this
+        (digital silence: zero padding before a recording, a muted input) are
+        forgotten as soon as `STEADY_CHUNKS` louder chunks in a row have kept
+        within `STEADY_DB` of each other (steady noise, not speech), so that
+        noise starting after the stream does sets the floor at once instead of
+        after a whole window.
     """
 
-    def __init__(self, n_bands: int, chunk_hops: int, n_chunks: int) -> None:
+    def __init__(self, n_bands: int, chunk_hops: int, n_chunks: int,
+                 ignore_below_db: float = float("-inf")) -> None:
         self.chunk_hops = int(chunk_hops)
+        self._ignore_below_db = float(ignore_below_db)
+        self._heard = False  # has a chunk above digital silence been seen?
         self._n_chunks = int(n_chunks)
         self._chunk_means: list[np.ndarray] = []
         self._sum = np.zeros(n_bands)
         self._done_min: np.ndarray | None = None
         self._position = 0  # hops already seen in the current chunk
+
+    STEADY_CHUNKS = 4
+    STEADY_DB = 6.0
+
+    def _forget_leading_silence(self) -> None:
+        """Drop the stream's leading digital silence once steady noise is heard."""
+        recent = self._chunk_means[-self.STEADY_CHUNKS:]
+        if len(recent) < self.STEADY_CHUNKS:
+            return
+        if any(np.all(m < self._ignore_below_db) for m in recent):
+            return
+        broadband = [float(np.mean(m)) for m in recent]
+        if max(broadband) - min(broadband) <= self.STEADY_DB:
+            self._heard = True
+            self._chunk_means = [m for m in self._chunk_means
+                                 if np.any(m >= self._ignore_below_db)]
+            self._done_min = np.min(self._chunk_means, axis=0)
 
     def update(self, levels_db: np.ndarray) -> np.ndarray:
         """Floor at each of the given hops.
@@ -146,8 +173,10 @@ class MinimumFloor:
                 if self._done_min is None:
                     out[i] = self._sum / self._position
             if self._position == self.chunk_hops:
-                means = self._chunk_means + [self._sum / self.chunk_hops]
-                self._chunk_means = means[-self._n_chunks:]
+                mean = self._sum / self.chunk_hops
+                self._chunk_means = (self._chunk_means + [mean])[-self._n_chunks:]
+                if not self._heard:
+                    self._forget_leading_silence()
                 self._done_min = np.min(self._chunk_means, axis=0)
                 self._sum = np.zeros_like(self._sum)
                 self._position = 0

@@ -54,6 +54,7 @@ class OnsetConfig:
     refine_s: float = 0.02          # the fast level refines the onset this far back
     fast_back_db: float = 3.0       # ... to where it first exceeds the valley + this
     floor_window_s: float = 1.5     # the floor is the quietest 50 ms chunk of this long
+    digital_silence_db: float = 20.0  # chunks this far below floor_min_db are ignored
     floor_min_db: float = -50.0     # [dB per band] the floor never sinks below this
                                     # (about -70 dBFS noise): digital silence must
                                     # not make faint hiss look like speech
@@ -68,14 +69,20 @@ class OnsetConfig:
     onset_below_peak_db: float = 30.0  # the truth's rule: onset = first energy 30 dB
                                        # below the sound's peak; backtrack to the
                                        # speaker level minus this (when above the noise)
-    word_gate_db: float = 15.0      # a word's first syllable reaches speaker level minus this
+    word_gate_db: float = 25.0      # a word's first syllable reaches speaker level minus this
     first_word_db: float = 12.0     # ... and the very first one (no level yet) this level
     syllable_gate_db: float = 15.0  # later syllables reach the word's peak minus this
     level_memory: int = 12          # syllable peaks the speaker level is the median of
     level_memory_s: float = 4.0     # ... if not older than this (the level may drop)
     silence_db: float = 3.0         # below this (or speaker level - silence_below_db) is silence
-    silence_below_db: float = 20.0
-    word_gap_s: float = 0.10        # silence that separates words
+    silence_below_db: float = 25.0
+    silence_over_ambient_db: float = 8.0  # ... or ambient + this (babble between words)
+    ambient_s: float = 0.5          # time constant of the ambient level (all but peaks)
+    ambient_below_db: float = 10.0  # hops this far below the speaker level count for it
+    word_contrast_db: float = 12.0  # a word's first syllable reaches ambient + this
+    shallow_dip_db: float = 0.0     # a valley this far above the rule level is a dip
+    word_gap_s: float = 0.14        # silence that separates words (closures inside
+                                    # words last up to ~0.13 s)
     onset_offset_s: float = 0.004   # frame group delay subtracted from onset times
     backtrack_s: float = 0.25       # how far back an onset may be placed
     voiced_low_share: float = 0.6   # share of power below 600 Hz of a voiced onset
@@ -155,10 +162,13 @@ class OnsetDetector:
         # history of the floor's smoother: starts at the first frame's level
         self._floor_hist = None
         self._power_hist = np.full((c.slow_hops - 1, n_bands), features.POWER_FLOOR)
+        # the slow level's window (frame plus smoothing) is centred this far back
+        self._slow_delay_s = (self.frame_samples + (c.slow_hops - 1) * self.hop_samples) / 2 / sr
         self._refine_hops = int(round(c.refine_s / self._hop_s))
         chunk_hops = max(1, int(round(0.05 / self._hop_s)))
         n_chunks = max(1, int(round(c.floor_window_s / (chunk_hops * self._hop_s))))
-        self._floor_tracker = features.MinimumFloor(n_bands, chunk_hops, n_chunks)
+        self._floor_tracker = features.MinimumFloor(n_bands, chunk_hops, n_chunks,
+                                                    c.floor_min_db - c.digital_silence_db)
         self._min_ioi_hops = c.min_ioi_s / self._hop_s
         self._word_gap_hops = c.word_gap_s / self._hop_s
         self._decay_wait_hops = int(round(c.decay_wait_s / self._hop_s))
@@ -182,6 +192,8 @@ class OnsetDetector:
         self._silent_hops = 10**9
         self._background_db = float("nan")
         self._background_alpha = min(1.0, self._hop_s / c.background_s)
+        self._ambient_db = float("nan")
+        self._ambient_alpha = min(1.0, self._hop_s / c.ambient_s)
         self._pending: dict | None = None   # an abrupt onset waiting for its decay
         self._word: list[float] = []
 
@@ -268,7 +280,12 @@ class OnsetDetector:
         hop = self._hop
         if self._peaks and hop - self._peaks[0][0] > self._level_memory_hops:
             self._update_speaker_level()
-        silence = max(c.silence_db, self.speaker_level_db - c.silence_below_db)
+        if self._ambient_db != self._ambient_db:  # nan: first hop
+            self._ambient_db = e
+        elif e < self.speaker_level_db - c.ambient_below_db:
+            self._ambient_db += self._ambient_alpha * (e - self._ambient_db)
+        silence = max(c.silence_db, self.speaker_level_db - c.silence_below_db,
+                      self._ambient_db + c.silence_over_ambient_db)
         self._silent_hops = self._silent_hops + 1 if e < silence else 0
         if self._background_db != self._background_db:  # nan: first hop
             self._background_db = e
@@ -295,8 +312,9 @@ class OnsetDetector:
             return
         if e < self._valley_db:
             self._valley_db, self._valley_hop = e, hop
-        if (e - self._valley_db >= c.rise_db and e >= c.on_db
-                and hop - self._last_onset_hop >= self._min_ioi_hops):
+        if hop - self._last_onset_hop < self._min_ioi_hops:
+            return
+        if e - self._valley_db >= c.rise_db and e >= c.on_db:
             self._try_fire(e, events)
 
     def _update_speaker_level(self) -> None:
@@ -317,14 +335,22 @@ class OnsetDetector:
         if not self._peaks:
             gate = c.first_word_db
         elif starts_word or not self._word:
-            gate = self.speaker_level_db - c.word_gate_db
+            # babble behind the speakers: a word stands out from the ambient level
+            gate = max(self.speaker_level_db - c.word_gate_db,
+                       self._ambient_db + c.word_contrast_db)
         else:
             gate = self._word_peak_db - c.syllable_gate_db
         if e < gate:
             return
         rise_hops = hop - int(np.floor(onset_hop))
+        time_s = self._time_of_hop(onset_hop) - c.onset_offset_s
+        if not starts_word and self._word and self._valley_db >= rule_db + c.shallow_dip_db:
+            # a dip that stays well above the onset rule's level (a vowel-to-vowel or
+            # nasal transition): the syllable starts at the dip's bottom, the centre
+            # of the slow level's window there
+            time_s = self._time_of_hop(self._valley_hop) - self._slow_delay_s
         onset = {
-            "time_s": max(0.0, self._time_of_hop(onset_hop) - c.onset_offset_s),
+            "time_s": max(0.0, time_s),
             "strength": e - self._valley_db,
             "starts_word": starts_word,
             "peak": e,
@@ -395,6 +421,7 @@ class OnsetDetector:
         if starts_word:
             self._close_word(events)
             self._word_peak_db = onset["peak"]
+        self._silent_hops = 0  # the syllable may fire before its level leaves "silence"
         events.append(Onset(time_s=onset["time_s"], strength=onset["strength"],
                             kind=OnsetKind.SYLLABLE,
                             detected_s=self._time_of_hop(self._hop),
