@@ -62,13 +62,46 @@ def band_powers(frames: np.ndarray, window: np.ndarray, bin_edges: np.ndarray) -
     -------
     np.ndarray, shape (n_hops, n_bands), float64 power summed over each band's bins
     """
-    n_bands = len(bin_edges) - 1
+    return band_sums(power_spectrum(frames, window), bin_edges)
+
+
+def power_spectrum(frames: np.ndarray, window: np.ndarray) -> np.ndarray:
+    """Power per FFT bin of each windowed frame, shape (n_hops, frame_samples // 2 + 1)."""
     if len(frames) == 0:
-        return np.zeros((0, n_bands))
+        return np.zeros((0, frames.shape[1] // 2 + 1))
     spectrum = np.fft.rfft(frames * window, axis=1)
-    power = spectrum.real**2 + spectrum.imag**2
+    return spectrum.real**2 + spectrum.imag**2
+
+
+def band_sums(power: np.ndarray, bin_edges: np.ndarray) -> np.ndarray:
+    """Sum a power spectrum over the bands of `band_bin_edges`, shape (n_hops, n_bands)."""
+    if len(power) == 0:
+        return np.zeros((0, len(bin_edges) - 1))
     sums = np.add.reduceat(power[:, : bin_edges[-1]], bin_edges[:-1], axis=1)
     return sums + POWER_FLOOR
+
+
+def peak_bin_share(power: np.ndarray, bin_edges: np.ndarray) -> np.ndarray:
+    """Share of the power in the strongest bin and its two neighbours, per hop.
+
+    A whistle or a squeaker puts most of its power into one spectral line
+    (about 0.5 and more); noise, a clap or a hiss spreads it (below 0.2).
+
+    Parameters
+    ----------
+    power : np.ndarray, shape (n_hops, n_bins), from `power_spectrum`
+    bin_edges : np.ndarray of int, the analysed range (`band_bin_edges`)
+
+    Returns
+    -------
+    np.ndarray, shape (n_hops,)
+    """
+    if len(power) == 0:
+        return np.zeros(0)
+    inside = power[:, bin_edges[0]: bin_edges[-1]]
+    padded = np.pad(inside, ((0, 0), (1, 1)))
+    triple = padded[:, :-2] + padded[:, 1:-1] + padded[:, 2:]
+    return triple.max(axis=1) / (inside.sum(axis=1) + POWER_FLOOR)
 
 
 def power_db(power: np.ndarray) -> np.ndarray:

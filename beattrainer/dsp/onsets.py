@@ -87,8 +87,9 @@ class OnsetConfig:
     backtrack_s: float = 0.25       # how far back an onset may be placed
     voiced_low_share: float = 0.6   # share of power below 600 Hz of a voiced onset
     percussion_decay_db: float = 12.0
-    tonal_share: float = 0.8        # power share of one band that makes a squeak
+    tonal_share: float = 0.7        # share of power in one spectral line of a squeak
     decay_wait_s: float = 0.045
+    voiced_hops: int = 3            # this many voiced hops in a row end the wait early
 
 
 DEFAULT_CONFIG = OnsetConfig()
@@ -178,7 +179,7 @@ class OnsetDetector:
         self._recent_fast = deque(maxlen=size)     # fast level per hop
         self._recent_silent = deque(maxlen=size)   # was that hop silent?
         self._recent_low = deque(maxlen=size)      # share of power below 600 Hz
-        self._recent_top = deque(maxlen=size)      # share of power in the strongest band
+        self._recent_top = deque(maxlen=size)      # share of power in the strongest line
         self._last_was_percussion = False
         self._armed = True
         self._valley_db = float("inf")
@@ -253,7 +254,8 @@ class OnsetDetector:
 
     def _analyse(self, frames: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         c = self.config
-        power = features.band_powers(frames, self._window, self._bin_edges)
+        spectrum = features.power_spectrum(frames, self._window)
+        power = features.band_sums(spectrum, self._bin_edges)
         level = features.power_db(power)
         if self._floor_hist is None:
             self._floor_hist = np.repeat(level[:1], c.floor_smooth_hops - 1, axis=0)
@@ -266,7 +268,7 @@ class OnsetDetector:
         slow = features.clean_level_db(slow_power, floor, c.over_subtraction, c.residue)
         total = power.sum(axis=1)
         low_share = power[:, :2].sum(axis=1) / total
-        self._top_share_block = power.max(axis=1) / total
+        self._top_share_block = features.peak_bin_share(spectrum, self._bin_edges)
         return fast, slow, low_share
 
     # -- the per-hop state machine -------------------------------------------
@@ -297,7 +299,16 @@ class OnsetDetector:
         if self._pending is not None:
             self._pending["peak"] = max(self._pending["peak"], e)
             self._pending["fast_peak"] = max(self._pending["fast_peak"], self._recent_fast[-1])
-            if hop >= self._pending["decide_hop"]:
+            voiced_now = (c.voiced_hops > 0 and len(self._recent_low) >= c.voiced_hops
+                          and min(list(self._recent_low)[-c.voiced_hops:])
+                          >= c.voiced_low_share)
+            if voiced_now and self._recent_fast[-1] > self._pending["fast_peak"] - c.dip_db:
+                # a voice has come in under the burst and holds its level: a syllable
+                # (a /ts/ or a clap running into a vowel); no need to wait for a decay
+                onset, self._pending = self._pending, None
+                self._last_was_percussion = False
+                self._emit_syllable(onset, events)
+            elif hop >= self._pending["decide_hop"]:
                 self._resolve_pending(events)
         if self._word and self._pending is None and self._silent_hops >= self._word_gap_hops:
             self._close_word(events)
