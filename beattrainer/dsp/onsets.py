@@ -5,28 +5,38 @@ How it works
 1. Band levels: 8 ms frames every 2 ms, power in eight bands (features.py).
 2. Noise floor per band: the minimum of the smoothed level over the last
    `floor_window_s`, so stationary noise (pink, hum) and the quiet parts of
-   babble sink into it within a second.
+   babble sink into it within a second. Digital silence at the very start of
+   a stream is forgotten once steady noise is heard (features.MinimumFloor).
 3. Level `e` [dB re noise]: spectral subtraction of the floor per band,
    summed over bands: an estimate of the clean sound's energy, the quantity
-   the ground truth is defined on.
+   the ground truth is defined on. Two levels are tracked: the speaker level
+   (median of recent syllable peaks) and the ambient level (a slow average of
+   everything well below it: babble between the words).
 4. Syllables: an onset fires when `e` has risen by `rise_db` from its lowest
    point since the last syllable *and* `e` dipped by `dip_db` below that
    syllable's peak in between (a consonant closure or a pause): the vowel
-   after /m/ or /s/ rises without a dip, so it fires nothing. Gates against
-   the speaker's level keep weaker sounds out: babble behind the speakers,
-   and release bursts or breathy tails inside a word. The onset time is
-   backtracked to where the rise left the valley, so it lies before the
-   moment of detection; `Onset.detected_s - Onset.time_s` is the latency.
+   after /m/ or /s/ rises without a dip, so it fires nothing. Gates keep weaker
+   sounds out: a word's first syllable must reach the speaker level minus
+   `word_gate_db` and stand `word_contrast_db` above the ambient level (babble
+   syllables do not); later syllables must reach the word's peak minus
+   `syllable_gate_db` (release bursts, breathy tails). The onset time is
+   backtracked to where the rise left the valley, or, for a shallow dip that
+   stays well above the onset rule's level, to the dip's bottom (the truth's
+   definition); it lies before the moment of detection, and
+   `Onset.detected_s - Onset.time_s` is the latency.
 5. Percussion: an unvoiced rise (little energy below 600 Hz) out of silence
-   or right after another hit is held for `decay_wait_s`; if its level has
-   fallen away by then (a clap, a knock, a snap) it is reported as
-   percussion; so is a sustained narrow-band tone (the squeaker); anything
-   else is a syllable (SHH, or a /t/ burst running into a vowel). Voiced onsets are reported at once. Hits on top of a word (a clap
-   on every syllable) count as that word's syllables.
-6. Words: a syllable after at least `word_gap_s` of near-silence (relative to
-   the speaker's level) starts a word;
-   a word is reported when the next one starts or the silence after it has
-   lasted `word_gap_s`.
+   or right after another hit is held for up to `decay_wait_s`; as soon as
+   `voiced_hops` voiced hops follow at a steady level it is a syllable (a /ts/,
+   or a clap running into a vowel); if its level has fallen away by then (a
+   clap, a knock, a snap) it is percussion; so is a sustained tone (the
+   squeaker: one spectral line holds most of the power); anything else is a
+   syllable (SHH, HISS). Hits on top of a word (a clap on every syllable)
+   count as that word's syllables.
+6. Words: a syllable after at least `word_gap_s` of silence starts a word.
+   Silence is relative: below the speaker level minus `silence_below_db`, or
+   less than `silence_over_ambient_db` above the ambient level, so babble
+   between words does not glue them together. A word is reported when the
+   next one starts or the silence after it has lasted `word_gap_s`.
 
 The shell `OnsetDetector.feed(block)` only holds buffers and state; any split
 of the same signal into blocks gives the same events.
@@ -62,10 +72,11 @@ class OnsetConfig:
     residue: float = 0.1            # silence sits at 10 log10(residue) = -10 dB
     rise_db: float = 6.0            # rise from the valley that fires an onset
     on_db: float = 6.0              # minimum level at the moment of firing
-    dip_db: float = 6.0             # dip below the syllable's peak that re-arms
+    dip_db: float = 8.0             # dip below the syllable's peak that re-arms
     back_db: float = 3.0            # backtrack to where `e` left the background + back_db
     background_s: float = 0.1       # time constant of the background level (silent hops)
-    min_ioi_s: float = 0.09         # minimum time between syllables
+    min_ioi_s: float = 0.11         # minimum time between syllables (2nd percentile
+                                    # of the clip library: 0.11 s)
     onset_below_peak_db: float = 30.0  # the truth's rule: onset = first energy 30 dB
                                        # below the sound's peak; backtrack to the
                                        # speaker level minus this (when above the noise)
@@ -337,9 +348,10 @@ class OnsetDetector:
         c = self.config
         hop = self._hop
         oldest = max(self._valley_hop, hop - len(self._recent) + 1)
-        base_db = max(self._valley_db, min(self._background_db, e - c.rise_db))
         reference_db = self.speaker_level_db if self._peaks else e
         rule_db = min(reference_db - c.onset_below_peak_db, e - c.rise_db)
+        # backtrack to where the rise left the valley (or the background)
+        base_db = max(self._valley_db, min(self._background_db, e - c.rise_db))
         slow_hop = backtrack_hop(self._recent, hop, max(base_db + c.back_db, rule_db), oldest)
         onset_hop = self._refine(slow_hop, max(base_db + c.fast_back_db, rule_db))
         starts_word = self._silence_before_hops(int(np.floor(onset_hop))) >= self._word_gap_hops
