@@ -1,6 +1,12 @@
 """Onset detection accuracy and speed on rendered performances, against librosa.
 
     python benchmarks/onsets.py [--n 56] [--seed 7] [--no-librosa] [--per-condition]
+    python benchmarks/onsets.py --dev      # the tuning set: seed 101, ours only
+
+Tune on `--dev` (seed 101, the library's "train" voices only) and quote the
+default run (seed 7): its performances are never used for tuning, and about
+half of them use only the held-out "test" voices (the second line says how
+many).
 
 Renders a seeded set of performances (random cards, periods 0.9-2.6 s, 1-4
 voices, clean and 30/20/10 dB pink or babble noise, some with reverb and
@@ -78,8 +84,12 @@ class Tally:
         return 2.0 * hits / (n_est + n_ref)
 
 
-def make_cases(n: int, seed: int) -> list[Case]:
-    """Render `n` seeded performances over the conditions."""
+def make_cases(n: int, seed: int, split: str | None = None) -> list[Case]:
+    """Render `n` seeded performances over the conditions.
+
+    `split` None draws "train" or "test" voices per performance; "train" keeps
+    the held-out voices out (the tuning set).
+    """
     from beattrainer.mzkz.catalog import load_catalog
     from beattrainer.mzkz.sequence import Mode, SequenceError, compile_performance
     from beattrainer.synth.clips import ClipLibrary
@@ -99,7 +109,8 @@ def make_cases(n: int, seed: int) -> list[Case]:
             period_s=float(rng.uniform(0.9, 2.6)), voices=int(rng.integers(1, 5)),
             snr_db=snr, noise="pink" if noise == "clean" else noise,
             reverb=bool(rng.random() < 0.25), jitter_ms=float(rng.choice([0.0, 10.0, 20.0])),
-            split=str(rng.choice(["train", "test"])), seed=int(rng.integers(1 << 30)))
+            split=str(rng.choice(["train", "test"])) if split is None else split,
+            seed=int(rng.integers(1 << 30)))
         try:
             perf = compile_performance(cards, Mode("highscore"), players=players[:options.voices],
                                        catalog=catalog)
@@ -223,9 +234,14 @@ def main() -> None:
     parser.add_argument("--no-librosa", action="store_true")
     parser.add_argument("--per-condition", action="store_true",
                         help="also print our figures per noise condition")
+    parser.add_argument("--dev", action="store_true",
+                        help="the tuning set (seed 101, train voices only, no librosa, "
+                             "per condition)")
     parser.add_argument("--set", nargs="*", default=[], metavar="NAME=VALUE",
                         help="override detector settings (OnsetConfig fields), for tuning")
     args = parser.parse_args()
+    if args.dev:
+        args.seed, args.no_librosa, args.per_condition = 101, True, True
     overrides = {}
     for item in args.set:
         name, _, value = item.partition("=")
@@ -233,10 +249,13 @@ def main() -> None:
     config = dataclasses.replace(DEFAULT_CONFIG, **overrides)
 
     t0 = time.perf_counter()
-    cases = make_cases(args.n, args.seed)
+    cases = make_cases(args.n, args.seed, "train" if args.dev else None)
     audio_s = sum(len(c.samples) / c.sr for c in cases)
     print(f"{len(cases)} performances, {audio_s / 60:.1f} min of audio, "
           f"rendered in {time.perf_counter() - t0:.0f} s (seed {args.seed})")
+    held_out = sum(c.truth["options"]["split"] == "test" for c in cases)
+    print(f"{held_out} of them with held-out test voices only; "
+          f"{sum(c.truth['options']['voices'] > 1 for c in cases)} with 2-4 voices")
     ours = Tally()
     per_condition: dict[str, Tally] = {}
     for case in cases:
