@@ -149,10 +149,10 @@ class MinimumFloor:
     ignore_below_db : float
         Chunks at the start of a stream whose every band averages below this
         (digital silence: zero padding before a recording, a muted input) are
-        forgotten as soon as `STEADY_CHUNKS` louder chunks in a row have each
-        kept within `STEADY_DB` of the one before (noise swelling or steady;
-        speech jumps between syllables), so that noise starting after the
-        stream does sets the floor at once instead of after a whole window.
+        forgotten as soon as `STEADY_CHUNKS` louder chunks in a row have kept
+        within `STEADY_DB` of each other (steady noise, not speech), so that
+        noise starting after the stream does sets the floor at once instead of
+        after a whole window.
     """
 
     def __init__(self, n_bands: int, chunk_hops: int, n_chunks: int,
@@ -176,8 +176,8 @@ class MinimumFloor:
             return
         if any(np.all(m < self._ignore_below_db) for m in recent):
             return
-        broadband = np.array([float(np.mean(m)) for m in recent])
-        if np.all(np.abs(np.diff(broadband)) <= self.STEADY_DB):
+        broadband = [float(np.mean(m)) for m in recent]
+        if max(broadband) - min(broadband) <= self.STEADY_DB:
             self._heard = True
             self._chunk_means = [m for m in self._chunk_means
                                  if np.any(m >= self._ignore_below_db)]
