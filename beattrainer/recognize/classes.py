@@ -17,7 +17,8 @@ from beattrainer.recognize.acoustic import FEATURE_NAMES, SlotAcoustics
 from beattrainer.recognize.vocabulary import CLASSES, QUIET
 
 CLASS_MODEL_FILE = "acoustic-classes.json"
-MIN_STD = 0.05  # keeps a feature that never varies in training from dominating
+MIN_STD = 0.1   # keeps a feature that never varies in training from dominating
+SPREAD_WEIGHT = 0.5  # how much a class pays for being broad (1 = a true density)
 
 
 class ClassModelError(ValueError):
@@ -32,6 +33,10 @@ class ClassModel:
     means: np.ndarray  # (n_classes, n_features)
     stds: np.ndarray   # (n_classes, n_features)
 
+    @property
+    def _log_spread(self) -> np.ndarray:
+        return np.sum(np.log(self.stds), axis=1)
+
     def log_likelihoods(self, acoustics: SlotAcoustics) -> dict[str, float]:
         """Log-likelihood of the slot's features under each class."""
         if not acoustics.sounding:
@@ -39,9 +44,11 @@ class ClassModel:
         x = acoustics.vector()
         z = (x[None, :] - self.means) / self.stds
         # A Student-like tail: one wild feature must not veto a class outright.
-        # No log(std) term: it let the narrow classes (growl, few examples) swallow
-        # the broad ones (voice) on the held-out voices.
-        ll = -np.sum(np.log1p(0.5 * z**2), axis=1)
+        # Half the log(std) term of a true density: without it the broadest class
+        # (percussion, trained with babble) took many words, with all of it the
+        # narrow classes (growl, few examples) swallowed words of held-out voices.
+        ll = -np.sum(np.log1p(0.5 * z**2), axis=1) - SPREAD_WEIGHT * self._log_spread
+
         out = dict(zip(self.classes, ll.tolist()))
         out[QUIET] = -50.0  # something sounded
         return out

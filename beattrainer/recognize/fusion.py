@@ -17,6 +17,7 @@ from beattrainer.recognize.vocabulary import (
 CLASS_WEIGHT = 1.0
 SYLLABLE_WEIGHT = 1.2          # per syllable of difference
 SYLLABLE_PENALTY_CAP = 3.0     # [syllables]
+LONG_WORD_SYLLABLES = 3        # words this long may be heard one syllable off for free
 SPEECH_WEIGHT = 1.5            # bonus for the speech backend's word
 TEMPLATE_SCALE = 1.0           # [DTW distance units per log-score unit]
 TEMPLATE_CAP = 8.0             # [DTW distance units] beyond this, further is not worse
@@ -95,7 +96,9 @@ def label_scores(labels, syllables_of, evidence: Evidence, expected_labels,
         score = CLASS_WEIGHT * label_class_log(label, evidence.class_log)
         n_syl = syllables_of(label)
         if n_syl is not None and evidence.syllables > 0:
-            diff = min(abs(evidence.syllables - n_syl), SYLLABLE_PENALTY_CAP)
+            # a long word's unstressed syllable often merges or splits in the envelope
+            free = 1 if n_syl >= LONG_WORD_SYLLABLES else 0
+            diff = min(max(abs(evidence.syllables - n_syl) - free, 0), SYLLABLE_PENALTY_CAP)
             score -= SYLLABLE_WEIGHT * diff
         if evidence.speech_label == label:
             score += SPEECH_WEIGHT * (0.5 + evidence.speech_confidence)

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from beattrainer.recognize.acoustic import (
-    GroupProfile, SlotAcoustics, describe_slot, dynamics_scores,
+    GroupProfile, SlotAcoustics, describe_slot, dynamics_scores, whisper_score,
 )
 from beattrainer.recognize.classes import ClassModel, load_class_model
 from beattrainer.recognize.fusion import STRICTNESS, Evidence, decide
@@ -27,6 +27,7 @@ from beattrainer.recognize.vocabulary import (
 SAMPLE_RATE = 16_000
 FLOOR_RISE_DB_PER_SLOT = 1.0  # the room's noise floor may creep up this fast between slots
 MAX_SLOT_S = 30.0             # longer slots are cut (free-timing cards stay far below)
+REFERENCE_SLOTS = 5           # the group's normal voice: the last few normal deliveries
 
 
 class RecognizeError(ValueError):
@@ -62,6 +63,24 @@ class SlotContext:
         item = Item.parse(self.expected.item())
         alternatives = tuple(a for a in self.expected.labels if a != item.label)
         return item, alternatives
+
+
+@dataclass(frozen=True)
+class SlotAnalysis:
+    """What the layers found in a slot, before any expected item is considered.
+
+    Attributes
+    ----------
+    acoustics : SlotAcoustics
+    class_log : dict class -> log-likelihood (the acoustic class model)
+    speech : SpeechResult or None (no speech backend)
+    template_distance : dict label -> DTW distance, or None without templates
+    """
+
+    acoustics: SlotAcoustics
+    class_log: dict[str, float]
+    speech: object = None
+    template_distance: dict[str, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -115,6 +134,7 @@ class SlotRecognizer:
         self.strictness = strictness
         self.templates = TemplateStore()
         self._floor_db: float | None = None
+        self._normal: list[SlotAcoustics] = []  # accepted words due and heard without modifier
         self._ctx: SlotContext | None = None
         self._blocks: list[np.ndarray] = []
         self._n_samples = 0
@@ -182,7 +202,10 @@ class SlotRecognizer:
         samples = np.concatenate(self._blocks) if self._blocks else np.zeros(0, np.float32)
         self._blocks = []
         speech = self.speech.finish() if self.speech is not None else None
-        return self._decide(samples, ctx, speech)
+        analysis = self._analyse(samples, ctx.group, speech)
+        heard = self.judge(analysis, ctx)
+        self._remember_normal(analysis.acoustics, ctx, heard)
+        return heard
 
     def recognize(self, samples: np.ndarray, ctx: SlotContext,
                   block_samples: int = 512) -> Heard:
@@ -208,22 +231,48 @@ class SlotRecognizer:
 
     # ------------------------------------------------------------ the decision
 
-    def _decide(self, samples: np.ndarray, ctx: SlotContext, speech) -> Heard:
-        expected, alternatives = ctx.expected_item()
-        floor = ctx.group.floor_db if ctx.group and ctx.group.floor_db is not None else self._floor_db
+    def analyse(self, samples: np.ndarray, group: GroupProfile | None = None,
+                block_samples: int = 512) -> SlotAnalysis:
+        """Everything about a slot that does not depend on what is due.
+
+        `judge(analysis, ctx)` then decides for any expected item at almost no
+        cost (the benchmark judges one slot against many items this way).
+        """
+        samples = np.asarray(samples, dtype=np.float32).reshape(-1)
+        samples = np.nan_to_num(samples[:int(MAX_SLOT_S * SAMPLE_RATE)], nan=0.0,
+                                posinf=1.0, neginf=-1.0)
+        speech = None
+        if self.speech is not None:
+            self.speech.start()
+            for i in range(0, len(samples), block_samples):
+                self.speech.feed(samples[i:i + block_samples])
+            speech = self.speech.finish()
+        return self._analyse(samples, group, speech)
+
+    def _analyse(self, samples: np.ndarray, group: GroupProfile | None, speech) -> SlotAnalysis:
+        floor = group.floor_db if group and group.floor_db is not None else self._floor_db
         acoustics = describe_slot(samples, floor)
         self._track_floor(acoustics)
+        distances = self.templates.distances(samples) if len(self.templates) else None
+        return SlotAnalysis(acoustics, self.class_model.log_likelihoods(acoustics),
+                            speech, distances)
+
+    def judge(self, analysis: SlotAnalysis, ctx: SlotContext) -> Heard:
+        """The decision for one slot's analysis against what `ctx` says is due."""
+        expected, alternatives = ctx.expected_item()
+        acoustics, speech = analysis.acoustics, analysis.speech
         syllables = len(ctx.syllable_onsets_s) if ctx.syllable_onsets_s is not None \
             else acoustics.syllables
         labels = self._labels(ctx, expected, alternatives)
-        modifier_scores = dynamics_scores(acoustics, ctx.group) if ctx.group else \
+        reference = self.reference(ctx.group)
+        modifier_scores = dynamics_scores(acoustics, reference) if reference else \
             _whisper_only(acoustics)
         evidence = Evidence(
-            class_log=self.class_model.log_likelihoods(acoustics),
+            class_log=analysis.class_log,
             syllables=syllables if acoustics.sounding else 0,
             speech_label=speech.label if speech else None,
             speech_confidence=speech.confidence if speech else 0.0,
-            template_distance=self.templates.distances(samples) if len(self.templates) else None,
+            template_distance=analysis.template_distance,
             modifier_scores=modifier_scores,
         )
         decision = decide(labels, self._syllables_of, evidence, expected, alternatives,
@@ -240,6 +289,40 @@ class SlotRecognizer:
             expected=str(expected),
             posteriors=decision.posteriors,
         )
+
+    def reference(self, group: GroupProfile | None) -> GroupProfile | None:
+        """The group's normal voice that quiet, loud and high are judged against.
+
+        The referee's profile comes from the plain MIEZEKATZEs, the solos
+        included, which only the lead speaks: against one voice, the whole
+        group's normal word sounds louder (+6 dB for four voices) and its
+        pitch is a mixture. So the level and pitch of the last few words the
+        group was due and heard to say normally (any word) take precedence;
+        the profile keeps the duration (only MIEZEKATZE is slow) and the floor.
+        """
+        recent = self._normal[-REFERENCE_SLOTS:]
+        if not recent:
+            return group
+        pitches = [a.pitch_hz for a in recent if a.pitch_hz]
+        pitch = float(np.median(pitches)) if pitches else (group.pitch_hz if group else None)
+        return GroupProfile(
+            level_db=float(np.median([a.level_db for a in recent])),
+            pitch_hz=pitch,
+            duration_s=group.duration_s if group else float(np.median(
+                [a.duration_s for a in recent])),
+            floor_db=group.floor_db if group else None,
+        )
+
+    def _remember_normal(self, acoustics: SlotAcoustics, ctx: SlotContext, heard: Heard) -> None:
+        """Keep a slot as the group's normal voice when a plain word was due and heard so."""
+        expected, _ = ctx.expected_item()
+        item = Item.parse(heard.label)
+        if (heard.accepted and expected.modifier is None and item.modifier is None
+                and acoustics.sounding and acoustics.level_db is not None
+                and sound_class(item.label) == "voice" and is_speech(item.label)
+                and item.label != "SHH"):
+            self._normal.append(acoustics)
+            del self._normal[:-REFERENCE_SLOTS]
 
     def _labels(self, ctx: SlotContext, expected: Item, alternatives) -> tuple[str, ...]:
         """Candidates: the context's (plus the expected labels and SILENCE), else the vocabulary."""
@@ -264,8 +347,6 @@ class SlotRecognizer:
 
 def _whisper_only(acoustics: SlotAcoustics) -> dict[str, float]:
     """Without the group's profile only whispering can be judged (it is absolute)."""
-    from beattrainer.recognize.acoustic import WHISPER_MAX_VOICED
-
     if not acoustics.sounding:
         return {}
-    return {"whisper": 1.0 if acoustics.voiced_fraction < WHISPER_MAX_VOICED else 0.0}
+    return {"whisper": whisper_score(acoustics)}

@@ -46,6 +46,29 @@ def add_noise(signal: np.ndarray, snr_db: float, rng: np.random.Generator,
     return (signal + noise * reference_rms * 10.0 ** (-snr_db / 20.0)).astype(np.float32)
 
 
+def babble(n: int, speech: list[np.ndarray], rng: np.random.Generator,
+           streams: int = 6) -> np.ndarray:
+    """Unit-RMS babble: `streams` people saying random clips of `speech`, summed."""
+    out = np.zeros(n, dtype=np.float64)
+    for _ in range(streams):
+        position = int(rng.integers(0, SAMPLE_RATE // 2))
+        gain = 10.0 ** (rng.uniform(-4.0, 0.0) / 20.0)
+        while position < n:
+            clip = speech[int(rng.integers(len(speech)))][: n - position]
+            out[position:position + len(clip)] += gain * clip
+            position += len(clip) + int(rng.uniform(0.0, 0.25) * SAMPLE_RATE)
+    return (out / (np.sqrt(np.mean(out**2)) + 1e-12)).astype(np.float32)
+
+
+def add_babble(signal: np.ndarray, snr_db: float, speech: list[np.ndarray],
+               rng: np.random.Generator, reference_rms: float | None = None) -> np.ndarray:
+    """Add babble `snr_db` below the signal's active RMS (see `add_noise`)."""
+    if reference_rms is None:
+        reference_rms = active_rms(signal)
+    noise = babble(len(signal), speech, rng)
+    return (signal + noise * reference_rms * 10.0 ** (-snr_db / 20.0)).astype(np.float32)
+
+
 def active_rms(signal: np.ndarray) -> float:
     """RMS of the loudest 30% of 10 ms frames (the level of the sound, not of the gaps)."""
     hop = SAMPLE_RATE // 100

@@ -2,7 +2,8 @@
 
 Run `python -m beattrainer.recognize.training [--seed N]`; it writes
 `models/acoustic-classes.json`. Test voices are never used. Slots are built
-like the benchmark's (1-4 voices, SNR 10-30 dB, random placement).
+like the referee's (1-4 voices, SNR 10-30 dB of white+pink noise or babble
+of train voices, random placement and level).
 """
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ import numpy as np
 
 from beattrainer.recognize.acoustic import describe_slot
 from beattrainer.recognize.classes import CLASS_MODEL_FILE, fit_class_model
-from beattrainer.recognize.simulate import SAMPLE_RATE, add_noise, mix_voices, set_level
+from beattrainer.recognize.simulate import (
+    SAMPLE_RATE, add_babble, add_noise, mix_voices, set_level,
+)
 from beattrainer.recognize.vocabulary import (
     CLICK, GROWL, HISS_CLASS, PERCUSSION, SHH_CLASS, SQUEAK, VOICE, WHISPERED,
 )
@@ -35,6 +38,7 @@ def training_examples(library, rng: np.random.Generator, copies: int = 3, split:
     slot = int(SLOT_S * SAMPLE_RATE)
     examples = []
     clips = library.query(split=split)
+    speech = [library.audio(c) for c in clips if c.kind == "voice"]
     by_class: dict[str, list] = {}
     for clip in clips:
         by_class.setdefault(clip_class(clip), []).append(clip)
@@ -48,7 +52,9 @@ def training_examples(library, rng: np.random.Generator, copies: int = 3, split:
                 onset = int(rng.uniform(0.05, 0.25) * SAMPLE_RATE)
                 mixed = mix_voices(audio, slot, onset, rng)
                 mixed = set_level(mixed, float(rng.uniform(-32.0, -12.0)))
-                noisy = add_noise(mixed, float(rng.uniform(10.0, 30.0)), rng)
+                snr_db = float(rng.uniform(10.0, 30.0))
+                noisy = add_noise(mixed, snr_db, rng) if rng.random() < 0.5 else \
+                    add_babble(mixed, snr_db, speech, rng)
                 examples.append((describe_slot(noisy), name))
     return examples
 

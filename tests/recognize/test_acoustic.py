@@ -89,3 +89,41 @@ def test_empty_and_clipped_slots_do_not_break():
     clipped = np.clip(3.0 * np.sin(2 * np.pi * 150 * t), -1, 1).astype(np.float32)
     summary = describe_slot(np.concatenate([np.zeros(4000, np.float32), clipped]))
     assert summary.sounding and summary.pitch_hz == pytest.approx(150, rel=0.05)
+
+
+def group_slot(library, label, voices, rng, modifier=None, snr_db=25.0, level_dbfs=-24.0):
+    """Several held-out voices saying `label` together (as the renderer mixes a group)."""
+    from beattrainer.recognize.simulate import SAMPLE_RATE, add_noise, mix_voices, set_level
+
+    audio = []
+    for k, voice in enumerate(voices):
+        clips = library.query(label=label, voice=voice, modifier=modifier, split="test")
+        clip = clips[k % len(clips)]
+        audio.append(library.audio(clip)[int(clip.onset_s * SAMPLE_RATE):])
+    mixed = set_level(mix_voices(audio, int(1.5 * SAMPLE_RATE), 1600, rng), level_dbfs)
+    return add_noise(mixed, snr_db, rng, reference_rms=10 ** (-24.0 / 20))
+
+
+@pytest.mark.parametrize("voices", [("de-m7", "de-f4", "en-andy"),
+                                    ("de-m7", "de-f4", "en-andy", "de-f4")])
+@pytest.mark.parametrize("label", ["MIEZEKATZE", "YEAH", "YO"])
+def test_a_group_of_normal_voices_is_not_whispering(library, rng, voices, label):
+    # several voices at once blur the autocorrelation; their harmonics stay
+    from beattrainer.recognize.acoustic import whisper_score
+
+    for snr_db in (30.0, 10.0):
+        acoustics = describe_slot(group_slot(library, label, voices, rng, snr_db=snr_db))
+        assert whisper_score(acoustics) < 0.5, (label, snr_db)
+
+
+# Short whispered words of the held-out whisper voice (YO, BAM) keep some
+# harmonic structure and are not told apart this way (see the benchmark).
+@pytest.mark.parametrize("label", ["MIEZEKATZE", "YEAH"])
+def test_a_whispered_word_has_no_harmonics(library, rng, label):
+    from beattrainer.recognize.acoustic import whisper_score
+
+    whispered = describe_slot(group_slot(library, label, ("en-whisperf",) * 2, rng,
+                                         modifier="whisper", snr_db=20.0))
+    spoken = describe_slot(group_slot(library, label, ("de-m7", "de-f4"), rng, snr_db=20.0))
+    assert whispered.harmonic_share < spoken.harmonic_share
+    assert whisper_score(whispered) > 0.5 > whisper_score(spoken)

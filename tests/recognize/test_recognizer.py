@@ -140,3 +140,60 @@ def test_a_name_with_odd_characters_in_the_vocabulary():
     rec = SlotRecognizer.create(backend="pocketsphinx", vocabulary=("MIEZEKATZE", "ZOË",
                                                                      "JEAN-LUC"))
     assert "ZOË" in rec.lexicon and "JEAN-LUC" in rec.lexicon
+
+
+@pytest.mark.parametrize("said, other", [("YEAH", "YO"), ("YO", "YEAH")])
+@pytest.mark.parametrize("voice", ["de-m7", "de-f4", "en-andy"])
+def test_yeah_and_yo_are_told_apart_on_held_out_voices(recognizer, make_slot, said, other, voice):
+    slot = make_slot(said, voice=voice)
+    assert recognizer.recognize(slot, SlotContext(expected=said)).accepted
+    assert not recognizer.recognize(slot, SlotContext(expected=other)).accepted
+
+
+def test_normal_group_words_are_not_whispers(library, rng):
+    from tests.recognize.test_acoustic import group_slot
+
+    rec = SlotRecognizer.create(backend="pocketsphinx", vocabulary=VOCABULARY)
+    voices = ("de-m7", "de-f4", "en-andy", "de-f4")
+    for label in ("MIEZEKATZE", "YEAH", "YO"):
+        for n in (3, 4):
+            heard = rec.recognize(group_slot(library, label, voices[:n], rng),
+                                  SlotContext(expected=label))
+            assert heard.accepted and "whisper" not in heard.label, (label, n, heard.label)
+            whisper_due = rec.recognize(group_slot(library, label, voices[:n], rng),
+                                        SlotContext(expected=f"{label}/whisper"))
+            assert not whisper_due.accepted, (label, n)
+
+
+def test_loud_and_quiet_are_judged_against_the_groups_own_normal_voice(library, rng):
+    # the solos are the lead alone; the group's normal word is the louder sum of
+    # three voices and must not count as loud once the group has been heard
+    from tests.recognize.test_acoustic import group_slot
+
+    rec = SlotRecognizer.create(backend="pocketsphinx", vocabulary=VOCABULARY)
+    group = ("de-m7", "de-f4", "en-andy")
+    solos = [group_slot(library, "MIEZEKATZE", group[:1], rng, level_dbfs=-28.0)
+             for _ in range(2)]
+    profile = GroupProfile.from_acoustics([describe_slot(s) for s in solos])
+    for s in solos:
+        rec.recognize(s, SlotContext(expected="MIEZEKATZE", group=profile))
+    for label in ("YEAH", "YO", "MIEZEKATZE"):
+        rec.recognize(group_slot(library, label, group, rng, level_dbfs=-23.0),
+                      SlotContext(expected=label, group=profile))
+    normal = group_slot(library, "MIEZEKATZE", group, rng, level_dbfs=-23.0)
+    loud = group_slot(library, "MIEZEKATZE", group, rng, level_dbfs=-15.0)
+    quiet = group_slot(library, "MIEZEKATZE", group, rng, level_dbfs=-35.0)
+    assert not rec.recognize(normal, SlotContext("MIEZEKATZE/loud", group=profile)).accepted
+    assert rec.recognize(loud, SlotContext("MIEZEKATZE/loud", group=profile)).accepted
+    assert rec.recognize(quiet, SlotContext("MIEZEKATZE/quiet", group=profile)).accepted
+    assert not rec.recognize(normal, SlotContext("MIEZEKATZE/quiet", group=profile)).accepted
+
+
+def test_analyse_then_judge_equals_recognize(recognizer, make_slot):
+    slot = make_slot("BAM", voice=VOICE)
+    for expected in ("BAM", "MIEZEKATZE", "SILENCE"):
+        ctx = SlotContext(expected=expected)
+        direct = recognizer.recognize(slot, ctx)
+        judged = recognizer.judge(recognizer.analyse(slot), ctx)
+        assert (judged.label, judged.accepted) == (direct.label, direct.accepted)
+        assert judged.confidence == pytest.approx(direct.confidence, abs=0.05)
