@@ -25,6 +25,7 @@ MIN_ACTIVE_S = 0.04         # shorter activity is treated as a glitch
 TONAL_PEAK_DB = 18.0        # spectral peak over median: a squeaker's pure tone
 HARMONIC_BAND_HZ = (100.0, 1500.0)  # where voiced speech shows its harmonics
 HARMONIC_FLATNESS_DB = -8.0  # a frame flatter than this in the band has no harmonics
+MAX_SNR_FEATURE_DB = 40.0    # the class model sees at most this much level over the floor
 HARMONIC_RANGE_DB = 20.0     # frames this far below the loudest do not count for harmonicity
 
 
@@ -133,7 +134,10 @@ class SlotAcoustics:
             self.tonality_db / 10.0,
             min(self.attack_s, 0.5) * 10.0,
             float(np.clip(self.decay_db_per_s / 100.0, 0.0, 5.0)),
-            float((self.level_db or self.floor_db) - self.floor_db) / 10.0,
+            # capped: a floor remembered from quieter slots (or a gain change) must
+            # not push a word far outside what the class model was trained on
+            min(float((self.level_db or self.floor_db) - self.floor_db), MAX_SNR_FEATURE_DB)
+            / 10.0,
             self.harmonic_share,
             self.flatness_db / 10.0,
         ])

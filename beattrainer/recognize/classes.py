@@ -18,7 +18,7 @@ from beattrainer.recognize.vocabulary import CLASSES, QUIET
 
 CLASS_MODEL_FILE = "acoustic-classes.json"
 MIN_STD = 0.1   # keeps a feature that never varies in training from dominating
-SPREAD_WEIGHT = 0.5  # how much a class pays for being broad (1 = a true density)
+SPREAD_WEIGHT = 0.0  # how much a class pays for being broad (1 = a true density)
 
 
 class ClassModelError(ValueError):
@@ -44,9 +44,9 @@ class ClassModel:
         x = acoustics.vector()
         z = (x[None, :] - self.means) / self.stds
         # A Student-like tail: one wild feature must not veto a class outright.
-        # Half the log(std) term of a true density: without it the broadest class
-        # (percussion, trained with babble) took many words, with all of it the
-        # narrow classes (growl, few examples) swallowed words of held-out voices.
+        # No log(std) term by default (SPREAD_WEIGHT 0): with it the narrow classes
+        # (growl, few examples) swallowed words of held-out voices (YO -> ZOMBIE);
+        # the higher MIN_STD keeps the broad percussion class from taking words.
         ll = -np.sum(np.log1p(0.5 * z**2), axis=1) - SPREAD_WEIGHT * self._log_spread
 
         out = dict(zip(self.classes, ll.tolist()))

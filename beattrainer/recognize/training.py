@@ -53,8 +53,10 @@ def training_examples(library, rng: np.random.Generator, copies: int = 3, split:
                 mixed = mix_voices(audio, slot, onset, rng)
                 mixed = set_level(mixed, float(rng.uniform(-32.0, -12.0)))
                 snr_db = float(rng.uniform(10.0, 30.0))
-                noisy = add_noise(mixed, snr_db, rng) if rng.random() < 0.5 else \
-                    add_babble(mixed, snr_db, speech, rng)
+                # babble only under words: under claps it made percussion look like a voice
+                babbling = name in (VOICE, WHISPERED) and rng.random() < 0.5
+                noisy = add_babble(mixed, snr_db, speech, rng) if babbling else \
+                    add_noise(mixed, snr_db, rng)
                 examples.append((describe_slot(noisy), name))
     return examples
 
