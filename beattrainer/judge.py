@@ -27,7 +27,13 @@ TIERS_MS = (25, 50, 100)     # timing feedback, not mistakes
 STRICTNESS_SCALE = {"lenient": 1.5, "normal": 1.0, "strict": 0.67}
 
 SEARCH_FRACTION = 0.5        # a slot's word start is looked for within +-T/2
+MIN_SYLLABLE_GAP_S = 0.05    # a new word starts at least this long after a syllable
+FADING_TAIL_DB = 12.0        # a wordless syllable this much under the normal words is a tail
+SILENCE_SEARCH_FRACTION = 0.35  # a voice in a silent slot starts within +-0.35 T
+SOLO_CHECK_S = 1.2           # a solo's last syllable starts within this [s]
+SOLO_TAIL_S = 0.3            # ... and lasts this long
 LEAD_IN_S = 0.03             # slot audio starts this long before the heard onset
+WEAK_START_DB = 6.0          # a word start this much weaker than the slot's strongest is noise
 SILENCE_LABELS = {"SILENCE", "NOISE", "PERCUSSION"}
 
 
@@ -172,6 +178,7 @@ class Referee:
         self._grid_given = grid is not None
         self._solo_onsets_s: list[float] = []
         self._solo_checks: dict[tuple[float, float], bool] = {}
+        self._normal_levels_db: list[float] = []  # levels of plain words heard right
         self._last_heard_s = -1.0     # onset of the last word judged [s]
         self._last_heard_syllables = 0
         self._next = 0                 # index into self.slots of the next slot to judge
@@ -255,40 +262,49 @@ class Referee:
     def _find_solos(self, final: bool) -> bool:
         """Take the tempo from the first two solo words a beat apart.
 
-        A word start counts as the first solo only when the recognizer accepts it
-        as the solo's word: a cough or a chair before the performance must not
-        set the beat.
+        Any syllable onset may start a solo (noise before the lead may glue onto
+        the first word, so it need not be flagged as a word start), but only when
+        the recognizer hears the solo's word from there: a cough, a chair or the
+        room's chatter must not set the beat.
         """
         horizon = self.time_s - self.detector.latency_s
-        starts = [w.time_s for w in self._word_starts]
+        onsets = [s.time_s for s in self._syllables]
         solo_syllables = expected_syllables(self.slots[0].expected)
-        for i, first in enumerate(starts):
+        for i, first in enumerate(onsets):
+            first_end = self._solo_end(onsets, i, solo_syllables)
+            if horizon < first_end and not final:
+                return False  # the first solo is still being said
+            if not self._is_solo_word(first, first_end):
+                continue
             # the second solo starts after the first one's own syllables
-            own = [s.time_s for s in self._syllables if s.time_s >= first][:solo_syllables]
-            earliest = max(first + MIN_PERIOD_S, own[-1] + 0.05 if own else first)
-            later = [t for t in starts[i + 1:] if t >= earliest]
-            if not later and horizon - first < MAX_PERIOD_S and not final:
+            earliest = max(first + MIN_PERIOD_S, first_end - SOLO_TAIL_S + 0.05)
+            for j in range(i + 1, len(onsets)):
+                second = onsets[j]
+                if not earliest <= second <= first + MAX_PERIOD_S:
+                    continue
+                second_end = min(self._solo_end(onsets, j, solo_syllables), 2 * second - first)
+                if horizon < second_end and not final:
+                    return False  # the second solo is still being said
+                if self._is_solo_word(second, second_end):
+                    self._tracker = TempoTracker.from_solos(first, second)
+                    self._solo_onsets_s = [first, second]
+                    self._last_heard_s = second
+                    self._last_heard_syllables = expected_syllables(self.slots[1].expected)
+                    return True
+            if horizon < first + MAX_PERIOD_S + SOLO_CHECK_S and not final:
                 return False  # the second solo may still come
-            if not later or later[0] - first > MAX_PERIOD_S:
-                continue
-            second = later[0]
-            after_second = [t for t in starts if t >= second + MIN_PERIOD_S]
-            second_end = after_second[0] if after_second else second + (second - first)
-            if not self._is_solo_word(first, second):
-                continue
-            if horizon < second_end and not final:
-                return False  # the second solo is still being said
-            if not self._is_solo_word(second, second_end):
-                continue
-            self._tracker = TempoTracker.from_solos(first, second)
-            self._solo_onsets_s = [first, second]
-            self._last_heard_s = second
-            self._last_heard_syllables = expected_syllables(self.slots[1].expected)
-            return True
         return False
 
+    @staticmethod
+    def _solo_end(onsets: list[float], i: int, syllables: int) -> float:
+        """Where a solo starting at onsets[i] ends: after its own syllables (it may be
+        said slowly), at most `SOLO_CHECK_S` plus a tail."""
+        own = onsets[i:i + syllables]
+        last = own[-1] if len(own) == syllables else onsets[i] + SOLO_CHECK_S
+        return min(last, onsets[i] + SOLO_CHECK_S) + SOLO_TAIL_S
+
     def _is_solo_word(self, onset_s: float, end_s: float) -> bool:
-        """Does the word between `onset_s` and `end_s` sound like a solo? (cached)"""
+        """Does the audio between `onset_s` and `end_s` sound like a solo? (cached)"""
         key = (onset_s, end_s)
         if key not in self._solo_checks:
             slot = self.slots[0]
@@ -323,11 +339,15 @@ class Referee:
         if horizon < search_end and (not final or self.time_s < search_end):
             return None  # its audio has not (or never) fully arrived: not judged
         onset = self._word_start_near(expected_s, period)
+        if slot.expected.sound is Sound.NONVERBAL:
+            # a kiss or a squeak is as sharp as a clap: the detector reports it as
+            # percussion, which is what this slot is due to sound like
+            onset = self._sound_start_near(expected_s, period, onset)
         if slot.role is Role.FINAL:
             return SlotVerdict(slot, expected_s, onset, None, verdict="not_judged",
                                message="the final move is free")
-        if slot.expected.sound is Sound.SILENCE or slot.expected.sound is Sound.FREE:
-            return self._judge_silence(slot, expected_s, onset, final)
+        if slot.expected.sound is Sound.SILENCE:
+            return self._judge_silence(slot, expected_s, final)
         end_s = self._word_end(onset if onset is not None else expected_s, final,
                                free=slot.expected.free_timing,
                                syllables=_free_syllables(slot.expected))
@@ -376,28 +396,59 @@ class Referee:
 
     def _word_starts_between(self, start_s: float, end_s: float,
                              syllable_fallback: bool = True) -> list[float]:
-        """Word starts in [start_s, end_s], past the word heard last.
+        """Word starts in [start_s, end_s], past the word heard last [s]."""
+        return [o.time_s for o in self._word_onsets_between(start_s, end_s, syllable_fallback)]
+
+    def _past_last_word_s(self) -> float:
+        """Where the word heard last is over: just after its own last syllable."""
+        own = [s.time_s for s in self._syllables if s.time_s >= self._last_heard_s]
+        n = self._last_heard_syllables
+        if n and len(own) >= n:
+            return own[n - 1] + MIN_SYLLABLE_GAP_S
+        # fewer syllables than the word has (the detector merged some): a word a
+        # quarter period early starts 0.75 T after the last one
+        return self._last_heard_s + 0.5 * self._tracker.period_s
+
+    def _word_onsets_between(self, start_s: float, end_s: float,
+                             syllable_fallback: bool = True) -> list[Onset]:
+        """Word-start onsets in [start_s, end_s], past the word heard last.
 
         The last word's own syllables are skipped (a pause inside a word can look
         like a word start). Where words abut without a gap (a late word running
         into the next), syllable onsets stand in for word starts.
         """
-        own = [s.time_s for s in self._syllables if s.time_s >= self._last_heard_s]
-        n = self._last_heard_syllables
-        past_last = own[n] if len(own) > n else float("inf")
-        # a syllable the detector merged must not hide the next word for long
-        past_last = min(past_last, self._last_heard_s + 0.75 * self._tracker.period_s)
-        start_s = max(start_s, past_last)
-        starts = [w.time_s for w in self._word_starts if start_s <= w.time_s <= end_s]
+        own = [s for s in self._syllables if s.time_s >= self._last_heard_s]
+        start_s = max(start_s, self._past_last_word_s())
+        starts = [w for w in self._word_starts if start_s <= w.time_s <= end_s]
         if starts or not syllable_fallback:
             return starts
-        return [t for t in own if start_s <= t <= end_s]
+        return [o for o in own if start_s <= o.time_s <= end_s]
+
+    def _sound_start_near(self, expected_s: float, period_s: float,
+                          word_s: float | None) -> float | None:
+        """The word start or percussive hit nearest to `expected_s` within +-T/2."""
+        lo = max(expected_s - SEARCH_FRACTION * period_s, self._past_last_word_s())
+        hits = [p.time_s for p in self.percussion
+                if lo <= p.time_s <= expected_s + SEARCH_FRACTION * period_s]
+        candidates = [*hits, *([word_s] if word_s is not None else [])]
+        # nearest to the beat: a burst inside the word before is no kiss
+        return min(candidates, key=lambda t: abs(t - expected_s), default=None)
 
     def _word_start_near(self, expected_s: float, period_s: float) -> float | None:
-        """The heard word start closest to `expected_s` within +-T/2."""
-        near = self._word_starts_between(expected_s - SEARCH_FRACTION * period_s,
-                                         expected_s + SEARCH_FRACTION * period_s)
-        return min(near, key=lambda t: abs(t - expected_s)) if near else None
+        """Where the slot's word starts: the first strong word start within +-T/2.
+
+        The first, not the nearest: a slow or drawn-out word may pause inside and
+        show a second "word start" closer to the beat. Weak starts (more than
+        `WEAK_START_DB` below the strongest) are a noise before the word.
+        """
+        near = self._word_onsets_between(expected_s - SEARCH_FRACTION * period_s,
+                                          expected_s + SEARCH_FRACTION * period_s)
+        if not near:
+            return None
+        if not near[0].starts_word:
+            return near[0].time_s  # words abut: the first syllable after the last word
+        strongest = max(o.strength for o in near)
+        return next(o.time_s for o in near if o.strength >= strongest - WEAK_START_DB)
 
     def _word_end(self, onset_s: float, final: bool, free: bool = False,
                   syllables: int = 0) -> float | None:
@@ -426,9 +477,17 @@ class Referee:
     def _syllables_between(self, start_s: float, end_s: float) -> tuple[float, ...]:
         return tuple(s.time_s for s in self._syllables if start_s <= s.time_s < end_s)
 
-    def _judge_silence(self, slot: Slot, expected_s: float, onset: float | None,
-                       final: bool) -> SlotVerdict:
+    def _judge_silence(self, slot: Slot, expected_s: float, final: bool) -> SlotVerdict:
+        """Silence is due: a word that starts (after a gap) near the beat is a mistake.
+
+        Only real word starts count, within +-`SILENCE_SEARCH_FRACTION` T: the tail
+        of the word before (a group's voices do not end together) is no new sound.
+        """
         period = self._tracker.period_s
+        reach = SILENCE_SEARCH_FRACTION * period
+        starts = self._word_starts_between(expected_s - reach, expected_s + reach,
+                                           syllable_fallback=False)
+        onset = starts[0] if starts else None
         if onset is None:
             return SlotVerdict(slot, expected_s, None, HeardSlot("SILENCE", True), verdict="ok")
         end = self._word_end(onset, final) or onset + 0.5 * period
@@ -456,8 +515,14 @@ class Referee:
         samples = self._samples(onset - LEAD_IN_S, end_s)
         syllables = self._syllables_between(onset, end_s)
         heard = self.recognizer.recognize_slot(samples, slot.expected, slot, syllables)
+        if self._is_fading_tail(onset, heard, slot.expected):
+            return SlotVerdict(slot, expected_s, None, heard, verdict="mistake",
+                               mistake=MistakeKind.MISSING,
+                               message=f"{due} was due, nothing was heard")
         offset_ms = (onset - expected_s) * 1000.0 if (timed and expected_s is not None) else None
         base = SlotVerdict(slot, expected_s, onset, heard, syllables, offset_ms)
+        if heard.accepted and heard.level_db is not None and _plain(slot.expected):
+            self._normal_levels_db.append(heard.level_db)
         if not heard.accepted:
             kind = _content_mistake(slot.expected, heard.label)
             return replace(base, verdict="mistake", mistake=kind,
@@ -469,6 +534,17 @@ class Referee:
                            message=f"{due} came {abs(offset_ms):.0f} ms {side}")
         self.recognizer.learn_slot(samples, slot.expected, slot)
         return base
+
+    def _is_fading_tail(self, onset_s: float, heard: HeardSlot, expected: Expected) -> bool:
+        """A syllable that starts no word and is much softer than the group's normal
+        words is the fading tail of the word before (the voices of a group do not end
+        together), not a word of this slot."""
+        if any(w.time_s == onset_s for w in self._word_starts) or heard.level_db is None:
+            return False
+        if not self._normal_levels_db or expected.modifier is not None:
+            return False
+        normal_db = float(np.median(self._normal_levels_db))
+        return heard.level_db < normal_db - FADING_TAIL_DB
 
     # ------------------------------------------------------------------ settling
 
@@ -484,7 +560,8 @@ class Referee:
                 out.extend(self._resolve_pending(
                     next_onset=(slot.beat, heard) if heard is not None else None))
             return out
-        if verdict.mistake is MistakeKind.OFF_BEAT:
+        if verdict.mistake is MistakeKind.OFF_BEAT and not slot.expected.free_timing:
+            # after a free-timing slot the next word comes when it comes: nothing to wait for
             self._pending = _Pending(verdict, slot.beat, verdict.heard_onset_s)
             self._remember_heard(verdict)
             return out
@@ -498,7 +575,9 @@ class Referee:
             self._reanchor_pending = True
             start = verdict.heard_onset_s if verdict.heard_onset_s is not None \
                 else verdict.expected_onset_s
-            if slot.expected.voiced or slot.expected.sound is Sound.NONVERBAL:
+            if start is None:
+                pass  # a silent free slot while the grid is lost: keep looking from before
+            elif slot.expected.voiced or slot.expected.sound is Sound.NONVERBAL:
                 self._after_free_from_s = self._word_end(
                     start, final=True, free=True,
                     syllables=_free_syllables(slot.expected)) - 0.01
@@ -533,9 +612,10 @@ class Referee:
             nearest_beat = round((onset_s - tracker.expected_s(0)) / period)
             back_on_grid = abs(onset_s - tracker.expected_s(nearest_beat)) <= \
                 self.tolerances.off_beat_s(period)
-            beats_between = max(1, round((onset_s - pending.onset_s) / period))
-            new_period = (onset_s - pending.onset_s) / beats_between
-            drift = new_period / tracker.solo_period_s - 1.0
+            next_beat = pending.beat + max(1, round((onset_s - pending.onset_s) / period))
+            # how fast the group goes now: the last words heard, the off one, the next
+            local = tracker.local_period_s([(pending.beat, pending.onset_s), (next_beat, onset_s)])
+            drift = local / tracker.solo_period_s - 1.0 if local else 0.0
             if not back_on_grid and abs(drift) > self.tolerances.drift_limit:
                 verdict = replace(verdict, mistake=MistakeKind.TEMPO_DRIFT,
                                   message=_drift_message(drift))
@@ -586,6 +666,11 @@ def expected_syllables(expected: Expected) -> int:
     if expected.sound is Sound.SILENCE:
         return 0
     return _SYLLABLES.get(expected.text or "", 1 if expected.sound is not Sound.WORD else 1)
+
+
+def _plain(expected: Expected) -> bool:
+    """A word said the normal way (no quiet, loud, high, slow, whisper)."""
+    return expected.voiced and expected.modifier is None
 
 
 def _free_syllables(expected: Expected) -> int:

@@ -6,11 +6,13 @@ Pure numpy/stdlib; the referee feeds it heard word onsets by beat number.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Sequence
 
 MIN_PERIOD_S = 0.35  # faster than ~170 words per minute nobody can say MIEZEKATZE
 MAX_PERIOD_S = 4.0   # slower than this is no beat any more
 FIT_WINDOW = 8       # heard words the tracker fits a line through
 SLOPE_PRIOR = 6.0    # weight of the previous period in the fit [beats^2]
+LOCAL_POINTS = 5     # words that tell how fast the group goes right now
 
 
 class TempoError(ValueError):
@@ -105,6 +107,18 @@ class TempoTracker:
         self._onsets_s.append(onset_s)
         del self._beats[: -self.window], self._onsets_s[: -self.window]
         self._intercept_s, self._period_s = fit_line(self._beats, self._onsets_s, self._period_s)
+
+    def local_period_s(self, extra: Sequence[tuple[int, float]] = (),
+                       points: int = LOCAL_POINTS) -> float | None:
+        """The period of the last few heard words plus `extra` (beat, onset) pairs,
+        without the prior: how fast the group goes right now [s], None with fewer
+        than two words."""
+        keep = max(0, points - len(extra))
+        beats = self._beats[len(self._beats) - keep:] + [b for b, _ in extra]
+        onsets = self._onsets_s[len(self._onsets_s) - keep:] + [t for _, t in extra]
+        if len(set(beats)) < 2:
+            return None
+        return fit_line(beats, onsets, self._period_s, prior_weight=0.0)[1]
 
     def reanchor(self, beat: int, onset_s: float) -> None:
         """Restart the phase at a heard word, keeping the period (after free timing)."""

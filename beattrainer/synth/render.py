@@ -93,7 +93,7 @@ class RenderOptions:
     split: str = "train"
     voice_ids: tuple[str, ...] | None = None
     percussion: bool = True
-    lead_in_s: float = 0.5
+    lead_in_s: float = 1.5  # the room is heard before the lead starts
     tail_s: float = 1.0
     seed: int | None = None
 
@@ -636,16 +636,21 @@ def hum_noise(n: int, sr: int, rng: np.random.Generator) -> np.ndarray:
 
 
 def babble_noise(n: int, clips: ClipLibrary, rng: np.random.Generator) -> np.ndarray:
-    """Many people talking: streams of random speech clips, time-shifted and summed."""
+    """Many people talking: streams of random speech clips, time-shifted and summed.
+
+    Every stream is already talking when the recording starts (it begins inside
+    a clip), as the room is before a performance: no fade-in at the start.
+    """
     speech = clips.query(kind="voice")
     out = np.zeros(n)
     for _ in range(BABBLE_STREAMS):
-        position = int(rng.integers(0, max(1, clips.sample_rate // 2)))
+        position = -int(rng.integers(0, clips.sample_rate))  # inside its first clip
         gain = 10.0 ** (rng.uniform(-4.0, 0.0) / 20.0)
         while position < n:
-            clip = speech[int(rng.integers(len(speech)))]
-            audio = clips.audio(clip)[: n - position]
-            out[position:position + len(audio)] += gain * audio
+            audio = clips.audio(speech[int(rng.integers(len(speech)))])
+            a, b = max(0, -position), min(len(audio), n - position)  # the part inside [0, n)
+            if b > a:
+                out[position + a:position + b] += gain * audio[a:b]
             position += len(audio) + int(rng.uniform(0.0, 0.25) * clips.sample_rate)
     return out
 

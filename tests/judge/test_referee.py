@@ -54,12 +54,15 @@ def test_each_mistake_is_failed_at_its_slot(render, mistake, kind):
     report = judge(perf, samples)
     assert report.result == "mistake"
     found = report.mistake
-    assert found.mistake is kind, found.message
     if kind is MistakeKind.TEMPO_DRIFT:
-        # drift builds up: it is caught between its start and where it passes 15%
-        assert truth["mistake"]["slot"] <= found.slot.index <= \
-            truth["mistake"]["drift_exceeds_15pct_from_slot"]
+        # drift builds up: it is caught between its start and where it passes 15%;
+        # before 15% a word beyond the tolerance is, by the rulings, off the beat
+        exceeds = truth["mistake"]["drift_exceeds_15pct_from_slot"]
+        assert truth["mistake"]["slot"] <= found.slot.index <= exceeds
+        allowed = {kind} if found.slot.index == exceeds else {kind, MistakeKind.OFF_BEAT}
+        assert found.mistake in allowed, found.message
     else:
+        assert found.mistake is kind, found.message
         assert found.slot.index == truth["mistake"]["slot"]
     data = report.to_json()
     validate_contract(data, "judge-report")
