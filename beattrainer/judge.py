@@ -32,6 +32,7 @@ FADING_TAIL_DB = 12.0        # a wordless syllable this much under the normal wo
 SILENCE_SEARCH_FRACTION = 0.35  # a voice in a silent slot starts within +-0.35 T
 SOLO_CHECK_S = 1.2           # a solo's last syllable starts within this [s]
 SOLO_TAIL_S = 0.3            # ... and lasts this long
+SOLO_CONFIRM_WORDS = 2       # the group's first words that confirm the solos' beat
 LEAD_IN_S = 0.03             # slot audio starts this long before the heard onset
 WEAK_START_DB = 6.0          # a word start this much weaker than the slot's strongest is noise
 SILENCE_LABELS = {"SILENCE", "NOISE", "PERCUSSION"}
@@ -260,23 +261,29 @@ class Referee:
         return out
 
     def _find_solos(self, final: bool) -> bool:
-        """Take the tempo from the first two solo words a beat apart.
+        """Take the tempo from the lead's two solo words.
 
         Any syllable onset may start a solo (noise before the lead may glue onto
         the first word, so it need not be flagged as a word start), but only when
         the recognizer hears the solo's word from there: a cough, a chair or the
-        room's chatter must not set the beat.
+        room's chatter must not set the beat. Of the pairs heard that way, the one
+        whose beat the group's next words keep (`SOLO_CONFIRM_WORDS` of them) wins:
+        the earliest fully kept pair, or once everything is heard the best one.
         """
         horizon = self.time_s - self.detector.latency_s
         onsets = [s.time_s for s in self._syllables]
         solo_syllables = expected_syllables(self.slots[0].expected)
+        best: tuple[int, float, float] | None = None   # (hits, first, second)
+        waiting = False
         for i, first in enumerate(onsets):
+            if best is not None and first > best[1] + MAX_PERIOD_S:
+                break
             first_end = self._solo_end(onsets, i, solo_syllables)
             if horizon < first_end and not final:
-                return False  # the first solo is still being said
+                waiting = True
+                break  # the first solo is still being said
             if not self._is_solo_word(first, first_end):
                 continue
-            # the second solo starts after the first one's own syllables
             earliest = max(first + MIN_PERIOD_S, first_end - SOLO_TAIL_S + 0.05)
             for j in range(i + 1, len(onsets)):
                 second = onsets[j]
@@ -284,16 +291,51 @@ class Referee:
                     continue
                 second_end = min(self._solo_end(onsets, j, solo_syllables), 2 * second - first)
                 if horizon < second_end and not final:
-                    return False  # the second solo is still being said
-                if self._is_solo_word(second, second_end):
-                    self._tracker = TempoTracker.from_solos(first, second)
-                    self._solo_onsets_s = [first, second]
-                    self._last_heard_s = second
-                    self._last_heard_syllables = expected_syllables(self.slots[1].expected)
-                    return True
-            if horizon < first + MAX_PERIOD_S + SOLO_CHECK_S and not final:
-                return False  # the second solo may still come
+                    waiting = True
+                    break  # the second solo is still being said
+                if not self._is_solo_word(second, second_end):
+                    continue
+                hits, pending = self._beats_kept(first, second, horizon, final)
+                if pending:
+                    waiting = True
+                elif hits == SOLO_CONFIRM_WORDS and best is None:
+                    return self._take_solos(first, second)  # the earliest fully kept pair
+                if best is None or hits > best[0]:
+                    best = (hits, first, second)
+        if best is not None and (final or not waiting):
+            return self._take_solos(best[1], best[2])
         return False
+
+    def _beats_kept(self, first: float, second: float, horizon: float,
+                    final: bool) -> tuple[int, bool]:
+        """How many of the group's first voiced words start on the beat the solos
+        set, and whether some of them may still come."""
+        period = second - first
+        reach = self.tolerances.off_beat_s(period)
+        hits, pending, checked = 0, False, 0
+        for slot in self.slots[2:]:
+            if checked == SOLO_CONFIRM_WORDS or slot.role is not Role.CARD:
+                break
+            if slot.expected.free_timing:
+                break  # the beat is found anew after it
+            if not slot.expected.voiced:
+                continue
+            due_s = first + slot.beat * period
+            if horizon < due_s + reach and not final:
+                pending = True
+                break
+            checked += 1
+            hits += any(abs(w.time_s - due_s) <= reach for w in self._word_starts)
+        if checked < SOLO_CONFIRM_WORDS and not pending:
+            hits += SOLO_CONFIRM_WORDS - checked  # nothing more to check against
+        return hits, pending
+
+    def _take_solos(self, first: float, second: float) -> bool:
+        self._tracker = TempoTracker.from_solos(first, second)
+        self._solo_onsets_s = [first, second]
+        self._last_heard_s = second
+        self._last_heard_syllables = expected_syllables(self.slots[1].expected)
+        return True
 
     @staticmethod
     def _solo_end(onsets: list[float], i: int, syllables: int) -> float:

@@ -17,7 +17,9 @@ import numpy as np
 from beattrainer.mzkz.game import Verdict, new_run, record
 from beattrainer.mzkz.sequence import Mode
 from beattrainer.synth.clips import ClipLibrary
-from beattrainer.synth.render import Mistake, RenderOptions, render_performance
+from beattrainer.synth.render import (
+    Mistake, RenderOptions, make_noise, render_performance, scale_to_snr,
+)
 
 PAUSE_S = 2.5           # quiet between attempts [s]
 STOP_AFTER_PERIODS = 1.2  # a failed attempt goes on this long after its mistake
@@ -46,6 +48,9 @@ def render_session(mode: Mode, deck: Sequence[str], players: Sequence[str],
         the mistake (or null) and the attempt's own render truth.
     """
     options = options or RenderOptions()
+    # the room's noise runs through the whole session, pauses included: it is
+    # added once at the end, not per attempt (where it would start abruptly)
+    attempt_options = replace(options, snr_db=None)
     run = new_run(mode, players, deck, lives)
     sr = clips.sample_rate
     pieces = [np.zeros(int(pause_s * sr), dtype=np.float32)]
@@ -56,8 +61,8 @@ def render_session(mode: Mode, deck: Sequence[str], players: Sequence[str],
             raise ValueError("the plan has more attempts than the run allows")
         perf = run.current_performance()
         mistake = Mistake.parse(entry) if entry else None
-        attempt_options = replace(options, mistake=mistake)
-        samples, _, truth = render_performance(perf, clips, rng, attempt_options)
+        samples, _, truth = render_performance(perf, clips, rng,
+                                               replace(attempt_options, mistake=mistake))
         if mistake is not None:
             cut_s = truth["slots"][mistake.slot]["expected_onset_s"] + \
                 STOP_AFTER_PERIODS * options.period_s
@@ -75,6 +80,11 @@ def render_session(mode: Mode, deck: Sequence[str], players: Sequence[str],
         verdict = Verdict.mistake(mistake.slot, mistake.kind) if mistake else Verdict.completed()
         run = record(run, verdict)
     session = np.concatenate(pieces)
+    if options.snr_db is not None:
+        attempts_audio = np.concatenate(pieces[1::2])  # as for one performance: no pauses
+        noise = make_noise(options.noise, len(session), sr, rng, clips)
+        session = session + scale_to_snr(attempts_audio, noise, options.snr_db)
+        session = np.clip(session, -1.0, 1.0).astype(np.float32)
     truth = {
         "schema": "beattrainer.session-truth/1",
         "sample_rate": sr,
@@ -86,6 +96,8 @@ def render_session(mode: Mode, deck: Sequence[str], players: Sequence[str],
         "lives_left": run.lives_left,
         "performances_completed": run.completed,
         "result": run.status.value,
+        "noise": None if options.snr_db is None else {"kind": options.noise,
+                                                      "snr_db": options.snr_db},
         "attempts": attempts,
     }
     return session, sr, truth
