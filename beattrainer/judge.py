@@ -15,7 +15,7 @@ from typing import Iterable, Protocol, Sequence
 
 import numpy as np
 
-from beattrainer.dsp.tempo import MAX_PERIOD_S, MIN_PERIOD_S, TempoTracker
+from beattrainer.dsp.tempo import MAX_PERIOD_S, MIN_PERIOD_S, TempoTracker, fit_line
 from beattrainer.events import Onset, OnsetKind
 from beattrainer.mzkz.model import MIEZEKATZE, Expected, Performance, Role, Slot, Sound
 
@@ -33,6 +33,8 @@ SILENCE_SEARCH_FRACTION = 0.35  # a voice in a silent slot starts within +-0.35 
 SOLO_CHECK_S = 1.2           # a solo's last syllable starts within this [s]
 SOLO_TAIL_S = 0.3            # ... and lasts this long
 SOLO_CONFIRM_WORDS = 2       # the group's first words that confirm the solos' beat
+CONFIRM_REACH = 1.5          # ... within 1.5 times the off-beat tolerance
+CONFIRM_PRIOR = 0.5          # ... following the group's beat as it settles
 LEAD_IN_S = 0.03             # slot audio starts this long before the heard onset
 WEAK_START_DB = 6.0          # a word start this much weaker than the slot's strongest is noise
 SILENCE_LABELS = {"SILENCE", "NOISE", "PERCUSSION"}
@@ -179,6 +181,7 @@ class Referee:
         self._grid_given = grid is not None
         self._solo_onsets_s: list[float] = []
         self._solo_checks: dict[tuple[float, float], bool] = {}
+        self._kept: dict[tuple[float, float], int] = {}  # solo pair -> words on its beat
         self._normal_levels_db: list[float] = []  # levels of plain words heard right
         self._last_heard_s = -1.0     # onset of the last word judged [s]
         self._last_heard_syllables = 0
@@ -309,10 +312,17 @@ class Referee:
     def _beats_kept(self, first: float, second: float, horizon: float,
                     final: bool) -> tuple[int, bool]:
         """How many of the group's first voiced words start on the beat the solos
-        set, and whether some of them may still come."""
+        set (following it as the tracker would), and whether some may still come.
+        Cached once decided."""
+        key = (first, second)
+        if key in self._kept:
+            return self._kept[key], False
         period = second - first
-        reach = self.tolerances.off_beat_s(period)
-        hits, pending, checked = 0, False, 0
+        # generous: this finds the beat, it does not judge it (the solos' own onsets
+        # may be a little off, and the group settles in)
+        reach = CONFIRM_REACH * self.tolerances.off_beat_s(period)
+        beats, times = [0, 1], [first, second]
+        hits, checked = 0, 0
         for slot in self.slots[2:]:
             if checked == SOLO_CONFIRM_WORDS or slot.role is not Role.CARD:
                 break
@@ -320,15 +330,19 @@ class Referee:
                 break  # the beat is found anew after it
             if not slot.expected.voiced:
                 continue
-            due_s = first + slot.beat * period
+            a, b = fit_line(beats, times, period, prior_weight=CONFIRM_PRIOR)
+            due_s = a + b * slot.beat
             if horizon < due_s + reach and not final:
-                pending = True
-                break
+                return hits, True
             checked += 1
-            hits += any(abs(w.time_s - due_s) <= reach for w in self._word_starts)
-        if checked < SOLO_CONFIRM_WORDS and not pending:
-            hits += SOLO_CONFIRM_WORDS - checked  # nothing more to check against
-        return hits, pending
+            near = [w.time_s for w in self._word_starts if abs(w.time_s - due_s) <= reach]
+            if near:
+                hits += 1
+                beats.append(slot.beat)
+                times.append(min(near, key=lambda t: abs(t - due_s)))
+        hits += SOLO_CONFIRM_WORDS - checked  # nothing more to check against
+        self._kept[key] = hits
+        return hits, False
 
     def _take_solos(self, first: float, second: float) -> bool:
         self._tracker = TempoTracker.from_solos(first, second)
