@@ -334,11 +334,14 @@ QUIET_BELOW_DB = 6.0    # a quiet word is at least this much softer than the nor
 LOUD_ABOVE_DB = 4.0     # a loud word is at least this much louder
 HIGH_ABOVE_SEMITONES = 3.0
 SLOW_LONGER_RATIO = 1.3
-# Whisper: a logistic regression on (harmonic_share, flatness_db), fitted on
-# rendered train-voice performances (1-4 voices, 10-30 dB): the autocorrelation
-# voicing alone called mixtures of 3-4 normal voices whispered.
-# The bias is 1 below the fit: calling a normal group whispered costs a life.
-WHISPER_WEIGHTS = (-3.3, 1.9, 11.0)  # per harmonic_share, per flatness dB, bias
+# Whisper: a logistic regression on (harmonic_share, voiced_fraction), fitted on
+# rendered train-voice performances (1-4 voices, 10-30 dB pink and babble).
+# Voicing (autocorrelation) is what a whisper lacks; harmonic flatness alone
+# took whispered vowels (strong formants, no pitch) and short words over pink
+# noise for voiced. The harmonic share keeps mixtures of 3-4 normal voices,
+# whose autocorrelation voicing drops, from looking whispered. The fusion
+# moves the decision threshold with what is due (see fusion.WHISPER_SCORE).
+WHISPER_WEIGHTS = (-2.0, -12.0, 3.5)  # per harmonic_share, per voiced_fraction, bias
 
 
 @dataclass(frozen=True)
@@ -403,8 +406,9 @@ def whisper_score(acoustics: SlotAcoustics) -> float:
     """How surely a sounding slot was whispered (0..1, 0.5 at the decision threshold)."""
     if not acoustics.sounding:
         return 0.0
-    w_share, w_flat, bias = WHISPER_WEIGHTS
-    return _logistic(w_share * acoustics.harmonic_share + w_flat * acoustics.flatness_db + bias)
+    w_share, w_voiced, bias = WHISPER_WEIGHTS
+    return _logistic(w_share * acoustics.harmonic_share + w_voiced * acoustics.voiced_fraction
+                     + bias)
 
 
 def _logistic(x: float) -> float:

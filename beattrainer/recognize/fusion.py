@@ -26,6 +26,23 @@ ACCEPT_POSTERIOR = {"lenient": 0.2, "normal": 0.0, "strict": 0.0}
 STRICT_MIN_CONFIDENCE = 0.6
 STRICTNESS = tuple(EXPECTED_PRIOR)
 KISS_AS_PERCUSSION = 0.5       # log-score handicap of a percussive impulse heard as a kiss
+# Whisper is judged against what is due: where it is due, a weak sign of it
+# suffices (the whisper voices' short words score low over pink noise); where
+# it is not, calling a word whispered costs a life, so it must be clear.
+WHISPER_SCORE = {"due": 0.2, "not due": 0.8}
+HIGH_CLEAR = 0.8               # a high voice is louder too: a clear pitch rise beats loud
+# Level against the group's normal voice [dB]. Only MIEZEKATZE has a quiet card
+# (about -12 dB); every other word comes at the group's normal level (train
+# renders: at least -1.5 dB), while room noise and babble that the onset
+# detector mistook for a word lie 7-30 dB below it.
+WORD_BELOW_DB = 5.0            # a substitute word this far below the normal level ...
+MIEZEKATZE_BELOW_DB = 18.0     # ... and MIEZEKATZE this far (beyond quiet) ...
+BELOW_WEIGHT = 3.0             # ... lose this much (log-score)
+# pocketsphinx's models know voiced speech: on a whisper its word is a weak vote
+WHISPERED_SPEECH_FACTOR = 0.5
+BACKGROUND_BELOW_DB = 6.0      # sound this far below the normal level is likely the room
+BACKGROUND_WEIGHT = 2.0        # and favours silence by this much;
+ROOM_BELOW_DB = 14.0           # this far below (beyond quiet) silence may sound like any class
 
 
 @dataclass(frozen=True)
@@ -40,6 +57,8 @@ class Evidence:
     speech_confidence : float
     template_distance : dict label -> DTW distance to the group's own templates
     modifier_scores : dict modifier -> 0..1 (empty without a group profile)
+    level_change_db : float or None, level of the slot minus the group's normal
+        level [dB] (None without a group profile or when nothing sounded)
     """
 
     class_log: dict[str, float]
@@ -48,6 +67,7 @@ class Evidence:
     speech_confidence: float = 0.0
     template_distance: dict[str, float] | None = None
     modifier_scores: dict[str, float] | None = None
+    level_change_db: float | None = None
 
 
 @dataclass(frozen=True)
@@ -76,7 +96,7 @@ def label_class_log(label: str, class_log: dict[str, float]) -> float:
 
 
 def label_scores(labels, syllables_of, evidence: Evidence, expected_labels,
-                 strictness: str) -> dict[str, float]:
+                 strictness: str, quiet_is_due: bool = False) -> dict[str, float]:
     """Fused log-score of every label.
 
     Parameters
@@ -86,14 +106,22 @@ def label_scores(labels, syllables_of, evidence: Evidence, expected_labels,
     evidence : Evidence
     expected_labels : labels that fulfil the slot (get the strictness prior)
     strictness : "lenient", "normal" or "strict"
+    quiet_is_due : a quiet word is due; it may lie near the room's level, so the
+        level is no sign of silence there
     """
     scores: dict[str, float] = {}
     templates = evidence.template_distance or {}
     finite = sorted(d for d in templates.values() if np.isfinite(d))
     best_template = finite[0] if finite else None
     typical_template = float(np.median(finite)) if finite else None
+    room = background_share(evidence.level_change_db, ROOM_BELOW_DB) if not quiet_is_due else 0.0
     for label in labels:
         score = CLASS_WEIGHT * label_class_log(label, evidence.class_log)
+        if label == SILENCE and room > 0.0:
+            # the room may sound like anything (babble is voice-like): far below the
+            # group's level, silence takes the best class the sound fits
+            best_class = max(evidence.class_log.values())
+            score = float(np.logaddexp(score, best_class + np.log(room)))
         n_syl = syllables_of(label)
         if n_syl is not None and evidence.syllables > 0:
             # a long word's unstressed syllable often merges or splits in the envelope
@@ -101,27 +129,76 @@ def label_scores(labels, syllables_of, evidence: Evidence, expected_labels,
             diff = min(max(abs(evidence.syllables - n_syl) - free, 0), SYLLABLE_PENALTY_CAP)
             score -= SYLLABLE_WEIGHT * diff
         if evidence.speech_label == label:
-            score += SPEECH_WEIGHT * (0.5 + evidence.speech_confidence)
+            whispered = (evidence.modifier_scores or {}).get("whisper", 0.0) >= 0.5
+            score += SPEECH_WEIGHT * (0.5 + evidence.speech_confidence) \
+                * (WHISPERED_SPEECH_FACTOR if whispered else 1.0)
         if best_template is not None and np.isfinite(best_template):
             d = templates.get(label)
             if d is None or not np.isfinite(d):
                 # no rendition of this label yet: judge it like a typical other label
                 d = typical_template
             score -= min(d - best_template, TEMPLATE_CAP) / TEMPLATE_SCALE
+        score += level_evidence(label, evidence.level_change_db, quiet_is_due)
         if label in expected_labels:
             score += EXPECTED_PRIOR[strictness]
         scores[label] = score
     return scores
 
 
+def background_share(level_change_db: float | None, below_db: float = BACKGROUND_BELOW_DB) -> float:
+    """How likely a sound this far below the group's normal level is the room (0..1)."""
+    if level_change_db is None:
+        return 0.0
+    return _logistic(-level_change_db - below_db)
+
+
+def level_evidence(label: str, level_change_db: float | None,
+                   quiet_due: bool = False) -> float:
+    """Log-score from the slot's level against the group's normal voice.
+
+    A sound far below the group's normal level is more likely the room (babble,
+    noise the onset detector took for a word) than the group saying a word:
+    substitute words and names lose, silence gains (not where a quiet word is
+    due); MIEZEKATZE only loses beyond its quiet card's range.
+    """
+    if level_change_db is None:
+        return 0.0
+    below = -level_change_db
+    if label == SILENCE:
+        return 0.0 if quiet_due else BACKGROUND_WEIGHT * background_share(level_change_db)
+    if sound_class(label) != "voice":
+        return 0.0  # kisses, squeaks, growls have no level of their own to compare
+    # (8 dB for a MIEZEKATZE that is not due took quiet words for silence)
+    limit = MIEZEKATZE_BELOW_DB if label == MIEZEKATZE else WORD_BELOW_DB
+    return -BELOW_WEIGHT * _logistic(below - limit)
+
+
+def _logistic(x: float) -> float:
+    return float(1.0 / (1.0 + np.exp(-np.clip(x, -50.0, 50.0))))
+
+
 def heard_modifier(due: str | None, scores: dict[str, float] | None) -> str | None:
-    """The modifier heard: the due one if realised, else the strongest realised one."""
+    """The modifier heard: the due one if realised, else the strongest realised one.
+
+    A whisper needs WHISPER_SCORE["due"] where it is due and
+    WHISPER_SCORE["not due"] elsewhere; every other modifier 0.5. When a
+    word is both louder and higher, a clear pitch rise (HIGH_CLEAR) makes it high.
+    """
     if not scores:
         return None
-    if due is not None and scores.get(due, 0.0) >= 0.5:
+
+    def realised(modifier: str) -> bool:
+        threshold = 0.5
+        if modifier == "whisper":
+            threshold = WHISPER_SCORE["due" if due == "whisper" else "not due"]
+        return scores.get(modifier, 0.0) >= threshold
+
+    if due is not None and realised(due):
         return due
-    best = max(MODIFIERS, key=lambda m: scores.get(m, 0.0))
-    return best if scores.get(best, 0.0) >= 0.5 else None
+    if realised("loud") and scores.get("high", 0.0) >= HIGH_CLEAR:
+        return "high"
+    found = [m for m in MODIFIERS if realised(m)]
+    return max(found, key=lambda m: scores.get(m, 0.0)) if found else None
 
 
 def decide(labels, syllables_of, evidence: Evidence, expected: Item, alternatives=(),
@@ -138,7 +215,8 @@ def decide(labels, syllables_of, evidence: Evidence, expected: Item, alternative
         raise ValueError(f"unknown strictness {strictness!r} ({', '.join(STRICTNESS)})")
     labels = tuple(labels)
     expected_labels = {expected.label, *alternatives}
-    scores = label_scores(labels, syllables_of, evidence, expected_labels, strictness)
+    scores = label_scores(labels, syllables_of, evidence, expected_labels, strictness,
+                          quiet_is_due=expected.modifier == "quiet")
     values = np.array([scores[label] for label in labels])
     post = np.exp(values - values.max())
     post /= post.sum()
@@ -150,8 +228,9 @@ def decide(labels, syllables_of, evidence: Evidence, expected: Item, alternative
     elif sound_class(best) == "voice":
         # Only MIEZEKATZE has loudness/pitch/speed cards; any other word can only be
         # whispered (challenge 1). SHH is unvoiced by nature and never "whispered".
-        whisper = (evidence.modifier_scores or {}).get("whisper", 0.0) >= 0.5
-        modifier = "whisper" if whisper else None
+        whisper = (evidence.modifier_scores or {}).get("whisper", 0.0)
+        due = "due" if expected.modifier == "whisper" else "not due"
+        modifier = "whisper" if whisper >= WHISPER_SCORE[due] else None
     heard = Item(best, modifier)
     p_expected = sum(posteriors.get(label, 0.0) for label in expected_labels)
     accepted = acceptable(expected, heard, alternatives, strictness)

@@ -267,6 +267,8 @@ class SlotRecognizer:
         reference = self.reference(ctx.group)
         modifier_scores = dynamics_scores(acoustics, reference) if reference else \
             _whisper_only(acoustics)
+        level_change = acoustics.level_db - reference.level_db \
+            if reference and acoustics.sounding and acoustics.level_db is not None else None
         evidence = Evidence(
             class_log=analysis.class_log,
             syllables=syllables if acoustics.sounding else 0,
@@ -274,6 +276,7 @@ class SlotRecognizer:
             speech_confidence=speech.confidence if speech else 0.0,
             template_distance=analysis.template_distance,
             modifier_scores=modifier_scores,
+            level_change_db=level_change,
         )
         decision = decide(labels, self._syllables_of, evidence, expected, alternatives,
                           self.strictness)
