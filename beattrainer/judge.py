@@ -67,6 +67,9 @@ class SlotRecognizer(Protocol):
     def recognize_slot(self, samples: np.ndarray, expected: Expected, slot: Slot,
                        syllable_onsets_s: Sequence[float]) -> HeardSlot: ...
 
+    def probe_slot(self, samples: np.ndarray, expected: Expected,
+                   slot: Slot) -> HeardSlot: ...  # recognize_slot without side effects
+
     def learn_slot(self, samples: np.ndarray, expected: Expected, slot: Slot) -> None: ...
 
 
@@ -365,7 +368,7 @@ class Referee:
         if key not in self._solo_checks:
             slot = self.slots[0]
             samples = self._samples(onset_s - LEAD_IN_S, end_s)
-            heard = self.recognizer.recognize_slot(samples, slot.expected, slot, ())
+            heard = self.recognizer.probe_slot(samples, slot.expected, slot)
             self._solo_checks[key] = heard.accepted
         return self._solo_checks[key]
 

@@ -56,6 +56,13 @@ class RecognizerAdapter:
         heard = self.recognizer.recognize(samples, ctx)
         return HeardSlot(heard.label, heard.accepted, heard.confidence, heard.level_db)
 
+    def probe_slot(self, samples: np.ndarray, expected: Expected, slot: Slot) -> HeardSlot:
+        """Try a window without leaving a trace in the recognizer's state."""
+        from beattrainer.recognize import SlotContext
+
+        heard = self.recognizer.probe(samples, SlotContext(expected=expected, group=self._profile()))
+        return HeardSlot(heard.label, heard.accepted, heard.confidence, heard.level_db)
+
     def learn_slot(self, samples: np.ndarray, expected: Expected, slot: Slot) -> None:
         """An accepted slot: remember it (and the group's normal level from it)."""
         from beattrainer.recognize import describe_slot

@@ -216,6 +216,16 @@ class SlotRecognizer:
             self.feed(samples[i:i + block_samples])
         return self.end_slot()
 
+    def probe(self, samples: np.ndarray, ctx: SlotContext) -> Heard:
+        """Like `recognize`, but leaves no trace: the room's floor and the group's
+        normal words are what they were. For trying windows (where do the solos
+        start?) without the tries changing later decisions."""
+        floor_db, normal = self._floor_db, list(self._normal)
+        try:
+            return self.recognize(samples, ctx)
+        finally:
+            self._floor_db, self._normal = floor_db, normal
+
     # ------------------------------------------------------------ learning
 
     def learn(self, samples: np.ndarray, label: str) -> bool:

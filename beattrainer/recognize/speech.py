@@ -94,7 +94,7 @@ class SphinxBackend:
             # hypotheses for many short words. ds=2 (every other frame) costs no
             # accuracy on the train voices and a third of the CPU.
             config = pocketsphinx.Config(hmm=str(hmm), dict=dict_path, lm=None,
-                                         loglevel="FATAL", bestpath=False, ds=2,
+                                         loglevel="FATAL", bestpath=False, ds=2, cmn="batch",
                                          samprate=SAMPLE_RATE)
             self._decoder = pocketsphinx.Decoder(config)
         self._decoder.add_jsgf_string("slot", jsgf_grammar(list(self._by_token)))
