@@ -460,9 +460,11 @@ class Referee:
 
     def _past_last_word_s(self) -> float:
         """Where the word heard last is over: just after its own last syllable."""
-        own = [s.time_s for s in self._syllables if s.time_s >= self._last_heard_s]
         n = self._last_heard_syllables
-        if n and len(own) >= n:
+        if n == 0:  # a kiss, a squeak: a hit, not syllables
+            return self._last_heard_s + MIN_SYLLABLE_GAP_S
+        own = [s.time_s for s in self._syllables if s.time_s >= self._last_heard_s]
+        if len(own) >= n:
             return own[n - 1] + MIN_SYLLABLE_GAP_S
         # fewer syllables than the word has (the detector merged some): a word a
         # quarter period early starts 0.75 T after the last one
@@ -721,8 +723,9 @@ _SYLLABLES = {MIEZEKATZE: 4, "WINKEKATZE": 4, "WUIKKIWUIKKI": 4, "WAVING CAT": 3
 
 
 def expected_syllables(expected: Expected) -> int:
-    """How many syllables the due word has (1 for short words and sounds)."""
-    if expected.sound is Sound.SILENCE:
+    """How many syllables the due word has (1 for short words; 0 for silence and for
+    non-verbal sounds, which the detector hears as hits)."""
+    if expected.sound in (Sound.SILENCE, Sound.NONVERBAL):
         return 0
     return _SYLLABLES.get(expected.text or "", 1 if expected.sound is not Sound.WORD else 1)
 
