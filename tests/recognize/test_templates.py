@@ -43,3 +43,26 @@ def test_store_keeps_the_newest_templates_and_round_trips(make_slot):
     for label in store.labels():
         for a, b in zip(store.templates[label], again.templates[label]):
             np.testing.assert_array_equal(a, b)
+
+
+def test_the_new_word_due_is_not_pulled_to_one_with_templates():
+    """YO, due and new in this performance, must not lose to YEAH just because the
+    group has said YEAH before."""
+    from beattrainer.recognize.fusion import Evidence, label_scores
+
+    base = dict(class_log={"voice": 0.0, "silence": -20.0}, syllables=1,
+                speech_label=None, speech_confidence=0.0, modifier_scores={})
+    without = label_scores(("YO", "YEAH"), lambda label: 1,
+                           Evidence(**base, template_distance=None), ("YO",), "normal")
+    known = label_scores(("YO", "YEAH"), lambda label: 1,
+                         Evidence(**base, template_distance={"YEAH": 3.0, "MIEZEKATZE": 9.0}),
+                         ("YO",), "normal")
+    # the new word loses at most half of what a typical unknown word would
+    typical_penalty = (3.0 + 9.0) / 2 - 3.0
+    lost = (without["YO"] - without["YEAH"]) - (known["YO"] - known["YEAH"])
+    assert 0 < lost <= typical_penalty / 2 + 1e-9
+    # a word that is neither due nor known is judged like a typical known one
+    other = label_scores(("YO", "YEAH", "BAM"), lambda label: 1,
+                         Evidence(**base, template_distance={"YEAH": 3.0, "MIEZEKATZE": 9.0}),
+                         ("YO",), "normal")
+    assert other["BAM"] < other["YO"]
