@@ -136,13 +136,11 @@ def label_scores(labels, syllables_of, evidence: Evidence, expected_labels,
             d = templates.get(label)
             if d is None or not np.isfinite(d):
                 # no rendition of this label yet: judged like a typical other label,
-                # except the word due, which gets half the benefit of the doubt: the
-                # card a performance brings is new to the group (judged like a typical
-                # label, YO with templates of YEAH only lost to YEAH), yet an old word
-                # said where the new one is due must still be heard as itself
-                d = typical_template
-                if label in expected_labels:
-                    d = (best_template + typical_template) / 2
+                # except the word due, which gets the benefit of the doubt: the card a
+                # performance brings is new to the group (judged like a typical label,
+                # YO with templates of YEAH only lost to YEAH); the other layers still
+                # hear an old word said where the new one is due
+                d = best_template if label in expected_labels else typical_template
             score -= min(d - best_template, TEMPLATE_CAP) / TEMPLATE_SCALE
         score += level_evidence(label, evidence.level_change_db, quiet_is_due)
         if label in expected_labels:
