@@ -182,6 +182,9 @@ def _file_block_iter(handle, name: str, block_samples: int, sr: int):
                 return
 
 
+_GAP = object()  # marks lost input in the microphone queue
+
+
 class MicBlocks:
     """The microphone as an iterator of mono float32 blocks at the pipeline rate.
 
@@ -227,6 +230,8 @@ class MicBlocks:
         self.max_samples = None if max_seconds is None else int(round(max_seconds * sr))
         self.input_overflows = 0
         self.dropped_blocks = 0
+        self.gaps_reached = 0  # losses the consumer has come to (see _callback)
+        self._gap_pending = False
         self.samples_delivered = 0
         default_index = sd.default.device[0]
         index = find_input_device(device, sd.query_devices(), default_index)
@@ -260,13 +265,21 @@ class MicBlocks:
             ) from None
 
     def _callback(self, indata, frames, time_info, status) -> None:
-        # Real-time thread: copy and enqueue, nothing else.
+        # Real-time thread: copy and enqueue, nothing else. A loss (an overflow, or a
+        # block dropped because the queue is full) is marked in the queue where it
+        # happened, so the consumer learns of it when it reaches that point of the
+        # stream, not earlier: with a fast device the queue may hold minutes.
         if status.input_overflow:
             self.input_overflows += 1
+            self._gap_pending = True
         try:
+            if self._gap_pending:
+                self._queue.put_nowait(_GAP)
+                self._gap_pending = False
             self._queue.put_nowait(indata[:, 0].copy())
         except Exception:  # noqa: BLE001 - queue.Full; must never raise here
             self.dropped_blocks += 1
+            self._gap_pending = True
 
     def __iter__(self):
         """Yield blocks until `max_seconds` of audio have been delivered."""
@@ -274,6 +287,9 @@ class MicBlocks:
             while self.max_samples is None or self.samples_delivered < self.max_samples:
                 if not self._ready:
                     raw = self._queue.get(timeout=5.0)
+                    if raw is _GAP:
+                        self.gaps_reached += 1
+                        continue
                     self._ready = self._resampler.push(raw.astype(np.float32) / 32768.0)
                     continue
                 block = self._ready.pop(0)

@@ -491,7 +491,7 @@ def _play_run(run, blocks, *, ui, store, sounds, keys, strictness, backend, vosk
     if count_in:
         latency_s = _calibrated_latency(store, source)
         grid_for = _count_in_grid(sounds, period_s or 1.2, clock, latency_s)
-    losses = (lambda: source.input_overflows + source.dropped_blocks) if source else None
+    losses = (lambda: source.gaps_reached) if source else None
     live = LivePlay(run, _clocked(blocks, clock), ui,
                     RecognizerFactory(backend, strictness, vosk_model),
                     store=store, sounds=sounds, keys=keys, strictness=strictness,

@@ -93,3 +93,36 @@ def test_unknown_device_lists_the_inputs(device):
 def test_no_inputs_at_all():
     with pytest.raises(AudioError, match="no audio input device"):
         find_input_device(None, [DEVICES[1]])
+
+
+def test_lost_input_is_marked_where_it_happened():
+    """The PortAudio callback's bookkeeping, without a device (the real stream runs
+    in tests/test_play.py::test_play_virtual_mic): a block dropped on a full queue
+    reaches the consumer as a gap at its place in the stream, not before."""
+    import queue
+    from types import SimpleNamespace
+
+    from beattrainer.audio import BlockResampler, MicBlocks
+
+    mic = MicBlocks.__new__(MicBlocks)
+    mic.sr, mic.block_samples, mic.max_samples = 16000, 4, None
+    mic.input_overflows = mic.dropped_blocks = mic.gaps_reached = mic.samples_delivered = 0
+    mic._gap_pending, mic._ready, mic._stream = False, [], None
+    mic.device_name = "test"
+    mic._resampler = BlockResampler(16000, 16000, 4)
+    mic._queue = queue.Queue(maxsize=3)
+    ok, overflow = SimpleNamespace(input_overflow=False), SimpleNamespace(input_overflow=True)
+    block = np.full((4, 1), 1000, dtype=np.int16)
+    for _ in range(4):                       # the 4th does not fit: dropped
+        mic._callback(block, 4, None, ok)
+    assert mic.dropped_blocks == 1 and mic.gaps_reached == 0
+    blocks = iter(mic)
+    for _ in range(3):                       # the three blocks before the loss
+        next(blocks)
+    assert mic.gaps_reached == 0
+    mic._callback(block, 4, None, ok)        # room again: the gap goes in first
+    next(blocks)
+    assert mic.gaps_reached == 1             # reached the dropped block's place
+    mic._callback(block, 4, None, overflow)  # PortAudio lost data just before this one
+    next(blocks)
+    assert mic.gaps_reached == 2 and mic.input_overflows == 1
