@@ -441,9 +441,7 @@ class Referee:
             # a silent slot cannot anchor: it passes, the next heard slot anchors
             return SlotVerdict(slot, None, None, None, verdict="ok")
         if not later:
-            if final:
-                return None
-            return None
+            return None  # not heard yet (at the end of the stream: never)
         onset = later[0]
         end_s = self._word_end(onset, final, free=slot.expected.free_timing,
                                syllables=_free_syllables(slot.expected))
