@@ -7,6 +7,8 @@ would give.
 """
 from __future__ import annotations
 
+from collections import deque
+
 import numpy as np
 
 # Band edges [Hz]: narrow at the bottom where voicing lives, wide at the top
@@ -264,3 +266,55 @@ def spectral_flatness(power: np.ndarray) -> np.ndarray:
     np.ndarray, shape (n_hops,)
     """
     return np.exp(np.mean(np.log(power), axis=1)) / np.mean(power, axis=1)
+
+
+class AmbientLevel:
+    """The steady bed under the foreground, and how high its own events reach.
+
+    A level is followed in chunks of `chunk_hops` hops at fixed absolute hop
+    indices (so any block split gives the same result). A completed chunk is
+    kept only if its average lies below the limit given with its last hop (the
+    caller passes its foreground level minus a margin, or -inf while a word of
+    the foreground sounds, so the loud events the bed lies under do not lift
+    it). Of the last `n_chunks` kept chunks, `bed_db` is the `bed_percentile`
+    of their averages and `top_db` the `top_percentile` of their maxima:
+    for babble, where its level sits between syllables and where its own
+    syllables reach. Before the first chunk both follow the running mean and
+    maximum.
+
+    Parameters
+    ----------
+    chunk_hops, n_chunks : int
+    bed_percentile, top_percentile : float
+        0-100.
+    """
+
+    def __init__(self, chunk_hops: int, n_chunks: int, bed_percentile: float,
+                 top_percentile: float) -> None:
+        self.chunk_hops = int(chunk_hops)
+        self._means: deque = deque(maxlen=int(n_chunks))
+        self._maxima: deque = deque(maxlen=int(n_chunks))
+        self._bed_percentile = float(bed_percentile)
+        self._top_percentile = float(top_percentile)
+        self._sum = 0.0
+        self._max = float("-inf")
+        self._position = 0
+        self.bed_db = float("nan")
+        self.top_db = float("nan")
+
+    def push(self, value_db: float, keep_below_db: float = float("inf")) -> tuple[float, float]:
+        """Add one hop's level [dB]; return (bed_db, top_db)."""
+        self._sum += value_db
+        self._max = max(self._max, value_db)
+        self._position += 1
+        if self._position == self.chunk_hops:
+            mean = self._sum / self.chunk_hops
+            if mean < keep_below_db or not self._means:
+                self._means.append(mean)
+                self._maxima.append(self._max)
+            self.bed_db = float(np.percentile(self._means, self._bed_percentile))
+            self.top_db = float(np.percentile(self._maxima, self._top_percentile))
+            self._sum, self._max, self._position = 0.0, float("-inf"), 0
+        elif not self._means:
+            self.bed_db, self.top_db = self._sum / self._position, self._max
+        return self.bed_db, self.top_db

@@ -9,21 +9,31 @@ How it works
    a stream is forgotten once steady noise is heard (features.MinimumFloor).
 3. Level `e` [dB re noise]: spectral subtraction of the floor per band,
    summed over bands: an estimate of the clean sound's energy, the quantity
-   the ground truth is defined on. Two levels are tracked: the speaker level
-   (median of recent syllable peaks) and the ambient level (a slow average of
-   everything well below it: babble between the words).
+   the ground truth is defined on. Foreground and background are told apart
+   by level: the speaker level is the median of recent syllable peaks that
+   stood out of the ambient; the ambient (features.AmbientLevel) is followed
+   over 50 ms chunks of the last `ambient_window_s` outside the speakers'
+   words: its bed (`ambient_percentile` of the chunk averages) and its top
+   (`top_percentile` of the chunk maxima, where babble's own syllables reach;
+   kept within `top_over_bed_db` of the bed). Babble is a bed 10-20 dB under
+   the group, with syllables of its own: it must neither start words nor
+   teach the speaker level, and before the first word only the ambient tells
+   what is loud.
 4. Syllables: an onset fires when `e` has risen by `rise_db` from its lowest
    point since the last syllable *and* `e` dipped by `dip_db` below that
    syllable's peak in between (a consonant closure or a pause): the vowel
-   after /m/ or /s/ rises without a dip, so it fires nothing. Gates keep weaker
-   sounds out: a word's first syllable must reach the speaker level minus
-   `word_gate_db` and stand `word_contrast_db` above the ambient level (babble
-   syllables do not); later syllables must reach the word's peak minus
-   `syllable_gate_db` (release bursts, breathy tails). The onset time is
-   backtracked to where the rise left the valley, or, for a shallow dip that
-   stays well above the onset rule's level, to the dip's bottom (the truth's
-   definition); it lies before the moment of detection, and
-   `Onset.detected_s - Onset.time_s` is the latency.
+   after /m/ or /s/ rises without a dip, so it fires nothing. A background
+   syllable still sounding when the foreground rises through it re-arms at
+   once (the group's first word must not hide in a babble syllable). Gates
+   keep weaker sounds out: a word's first syllable must reach the speaker
+   level minus `word_gate_db`, the bed plus `word_contrast_db` and the top
+   plus `top_contrast_db` (the very first word: `first_top_contrast_db`);
+   later syllables must reach the word's peak minus `syllable_gate_db`
+   (release bursts, breathy tails, one voice of several running on). The
+   onset time is backtracked to where the rise left the valley, or, for a
+   shallow dip that stays well above the onset rule's level, to the dip's
+   bottom (the truth's definition); it lies before the moment of detection,
+   and `Onset.detected_s - Onset.time_s` is the latency.
 5. Percussion: an unvoiced rise (little energy below 600 Hz) out of silence
    or right after another hit is held for up to `decay_wait_s`; as soon as
    `voiced_hops` voiced hops follow at a steady level it is a syllable (a /ts/,
@@ -32,11 +42,15 @@ How it works
    squeaker: one spectral line holds most of the power); anything else is a
    syllable (SHH, HISS). Hits on top of a word (a clap on every syllable)
    count as that word's syllables.
-6. Words: a syllable after at least `word_gap_s` of silence starts a word.
-   Silence is relative: below the speaker level minus `silence_below_db`, or
-   less than `silence_over_ambient_db` above the ambient level, so babble
-   between words does not glue them together. A word is reported when the
-   next one starts or the silence after it has lasted `word_gap_s`.
+6. Words: a syllable after at least `word_gap_s` of silence starts a word,
+   and so does one that reaches the foreground gate while the open "word"
+   stayed below it or `word_over_word_db` below this onset (babble, or a
+   late word's tail running into the next). Silence is relative: below the
+   speaker level minus `silence_below_db`, or less than
+   `silence_over_ambient_db` above the bed or `silence_over_top_db` above
+   the top, so babble between words does not glue them together. A word is
+   reported when the next one starts or the silence after it has lasted
+   `word_gap_s`.
 
 The shell `OnsetDetector.feed(block)` only holds buffers and state; any split
 of the same signal into blocks gives the same events.
@@ -70,9 +84,9 @@ class OnsetConfig:
                                     # not make faint hiss look like speech
     over_subtraction: float = 2.0   # noise fluctuates above its tracked minimum
     residue: float = 0.1            # silence sits at 10 log10(residue) = -10 dB
-    rise_db: float = 6.0            # rise from the valley that fires an onset
+    rise_db: float = 8.0            # rise from the valley that fires an onset
     on_db: float = 6.0              # minimum level at the moment of firing
-    dip_db: float = 8.0             # dip below the syllable's peak that re-arms
+    dip_db: float = 10.0            # dip below the syllable's peak that re-arms
     back_db: float = 3.0            # backtrack to where `e` left the background + back_db
     background_s: float = 0.1       # time constant of the background level (silent hops)
     min_ioi_s: float = 0.11         # minimum time between syllables (2nd percentile
@@ -82,14 +96,22 @@ class OnsetConfig:
                                        # speaker level minus this (when above the noise)
     word_gate_db: float = 25.0      # a word's first syllable reaches speaker level minus this
     first_word_db: float = 12.0     # ... and the very first one (no level yet) this level
-    syllable_gate_db: float = 15.0  # later syllables reach the word's peak minus this
+    syllable_gate_db: float = 10.0  # later syllables reach the word's peak minus this
     level_memory: int = 12          # syllable peaks the speaker level is the median of
     level_memory_s: float = 4.0     # ... if not older than this (the level may drop)
     silence_db: float = 3.0         # below this (or speaker level - silence_below_db) is silence
     silence_below_db: float = 25.0
     silence_over_ambient_db: float = 8.0  # ... or ambient + this (babble between words)
-    ambient_s: float = 0.5          # time constant of the ambient level (all but peaks)
-    ambient_below_db: float = 10.0  # hops this far below the speaker level count for it
+    ambient_window_s: float = 2.0   # the ambient level: a low percentile of the 50 ms
+    ambient_percentile: float = 30.0  # chunk averages of this long ...
+    ambient_below_db: float = 10.0  # ... of the chunks this far below the speaker level
+    ambient_word_s: float = 1.5     # ... and of no word's first this long (the gaps between)
+    top_percentile: float = 90.0    # the ambient top: where babble's own syllables reach
+    silence_over_top_db: float = 2.0  # silence: below the ambient top + this ...
+    word_over_word_db: float = 10.0  # ... or that far above the open word's peak
+    top_over_bed_db: float = 15.0   # the top stays within this of the bed
+    first_top_contrast_db: float = 10.0  # ... and the very first word this far above it
+    top_contrast_db: float = 6.0    # a word's first syllable reaches the ambient top + this
     word_contrast_db: float = 12.0  # a word's first syllable reaches ambient + this
     shallow_dip_db: float = 0.0     # a valley this far above the rule level is a dip
     word_gap_s: float = 0.14        # silence that separates words (closures inside
@@ -204,8 +226,13 @@ class OnsetDetector:
         self._silent_hops = 10**9
         self._background_db = float("nan")
         self._background_alpha = min(1.0, self._hop_s / c.background_s)
+        self._ambient = features.AmbientLevel(
+            chunk_hops, max(1, int(round(c.ambient_window_s / (chunk_hops * self._hop_s)))),
+            c.ambient_percentile, c.top_percentile)
         self._ambient_db = float("nan")
-        self._ambient_alpha = min(1.0, self._hop_s / c.ambient_s)
+        self._top_db = float("nan")
+        self._ambient_word_hops = c.ambient_word_s / self._hop_s
+        self._word_start_hop = 0
         self._pending: dict | None = None   # an abrupt onset waiting for its decay
         self._word: list[float] = []
 
@@ -293,12 +320,14 @@ class OnsetDetector:
         hop = self._hop
         if self._peaks and hop - self._peaks[0][0] > self._level_memory_hops:
             self._update_speaker_level()
-        if self._ambient_db != self._ambient_db:  # nan: first hop
-            self._ambient_db = e
-        elif e < self.speaker_level_db - c.ambient_below_db:
-            self._ambient_db += self._ambient_alpha * (e - self._ambient_db)
+        # the bed under the foreground: babble, or the quiet parts of the room
+        self._ambient_db, self._top_db = self._ambient.push(e, self._ambient_limit_db())
+        # speech the gates kept out must not lift the top out of reach (steady noise
+        # and babble keep their syllables within about this of their bed)
+        self._top_db = min(self._top_db, self._ambient_db + c.top_over_bed_db)
         silence = max(c.silence_db, self.speaker_level_db - c.silence_below_db,
-                      self._ambient_db + c.silence_over_ambient_db)
+                      self._ambient_db + c.silence_over_ambient_db,
+                      self._top_db + c.silence_over_top_db)
         self._silent_hops = self._silent_hops + 1 if e < silence else 0
         if self._background_db != self._background_db:  # nan: first hop
             self._background_db = e
@@ -323,21 +352,51 @@ class OnsetDetector:
                 self._resolve_pending(events)
         if self._word and self._pending is None and self._silent_hops >= self._word_gap_hops:
             self._close_word(events)
+        surge = False
+        if not self._armed and self._syllable_peak_db < self._foreground_gate_db() <= e:
+            # a background syllable (babble, a fading tail) is still sounding when the
+            # foreground starts: the group's word must not hide inside it
+            since = min(hop - self._last_onset_hop, len(self._recent) - 1)
+            window = list(self._recent)[-since - 1:-1]
+            if window and e - min(window) >= c.rise_db:
+                k = int(np.argmin(window))
+                self._armed, surge = True, True
+                self._valley_db, self._valley_hop = window[k], hop - len(window) + k
         if not self._armed:
             self._syllable_peak_db = max(self._syllable_peak_db, e)
             self._word_peak_db = max(self._word_peak_db, e)
             if e <= self._syllable_peak_db - c.dip_db:
-                self._peaks.append((hop, self._syllable_peak_db))
-                self._update_speaker_level()
+                if self._syllable_peak_db >= self._foreground_gate_db():
+                    # only foreground syllables tell the speakers' level, not babble
+                    self._peaks.append((hop, self._syllable_peak_db))
+                    self._update_speaker_level()
                 self._armed = True
                 self._valley_db, self._valley_hop = e, hop
             return
         if e < self._valley_db:
             self._valley_db, self._valley_hop = e, hop
-        if hop - self._last_onset_hop < self._min_ioi_hops:
+        if hop - self._last_onset_hop < self._min_ioi_hops and not surge:
             return
         if e - self._valley_db >= c.rise_db and e >= c.on_db:
             self._try_fire(e, events)
+
+    def _ambient_limit_db(self) -> float:
+        """Hops below this level may tell the ambient level (see `features.ChunkPercentile`).
+
+        The speakers' own quiet parts (a word's tail, its closures) must not lift
+        the ambient: only the gaps between words count, and only well below the
+        speaker level. A "word" longer than `ambient_word_s` is babble glued
+        together and counts too.
+        """
+        c = self.config
+        if self._word and self._hop - self._word_start_hop < self._ambient_word_hops:
+            return float("-inf")
+        return self.speaker_level_db - c.ambient_below_db if self._peaks else float("inf")
+
+    def _foreground_gate_db(self) -> float:
+        """Level a word's first syllable must reach to stand out of the ambient [dB]."""
+        c = self.config
+        return max(self._ambient_db + c.word_contrast_db, self._top_db + c.top_contrast_db)
 
     def _update_speaker_level(self) -> None:
         while self._peaks and self._hop - self._peaks[0][0] > self._level_memory_hops:
@@ -355,12 +414,20 @@ class OnsetDetector:
         slow_hop = backtrack_hop(self._recent, hop, max(base_db + c.back_db, rule_db), oldest)
         onset_hop = self._refine(slow_hop, max(base_db + c.fast_back_db, rule_db))
         starts_word = self._silence_before_hops(int(np.floor(onset_hop))) >= self._word_gap_hops
+        foreground_db = self._foreground_gate_db()
+        if (not starts_word and self._word and e >= foreground_db
+                and self._word_peak_db < max(foreground_db, e - c.word_over_word_db)):
+            # a strong onset after a weak "word" (babble, a fading tail running into
+            # the next word: below the foreground or far below this onset) starts a
+            # word of its own: no gap is needed
+            starts_word = True
         if not self._peaks:
-            gate = c.first_word_db
+            # nothing heard of the speakers yet: only the ambient tells what is loud
+            gate = max(c.first_word_db, self._foreground_gate_db(),
+                       self._top_db + c.first_top_contrast_db)
         elif starts_word or not self._word:
             # babble behind the speakers: a word stands out from the ambient level
-            gate = max(self.speaker_level_db - c.word_gate_db,
-                       self._ambient_db + c.word_contrast_db)
+            gate = max(self.speaker_level_db - c.word_gate_db, self._foreground_gate_db())
         else:
             gate = self._word_peak_db - c.syllable_gate_db
         if e < gate:
@@ -444,6 +511,7 @@ class OnsetDetector:
         if starts_word:
             self._close_word(events)
             self._word_peak_db = onset["peak"]
+            self._word_start_hop = self._hop
         self._silent_hops = 0  # the syllable may fire before its level leaves "silence"
         events.append(Onset(time_s=onset["time_s"], strength=onset["strength"],
                             kind=OnsetKind.SYLLABLE,
