@@ -96,7 +96,7 @@ class OnsetConfig:
                                        # speaker level minus this (when above the noise)
     word_gate_db: float = 25.0      # a word's first syllable reaches speaker level minus this
     first_word_db: float = 12.0     # ... and the very first one (no level yet) this level
-    syllable_gate_db: float = 10.0  # later syllables reach the word's peak minus this
+    syllable_gate_db: float = 15.0  # later syllables reach the word's peak minus this
     level_memory: int = 12          # syllable peaks the speaker level is the median of
     level_memory_s: float = 4.0     # ... if not older than this (the level may drop)
     silence_db: float = 3.0         # below this (or speaker level - silence_below_db) is silence
