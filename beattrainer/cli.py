@@ -76,6 +76,33 @@ def _mode(tutorial: int | None, challenge: int | None, highscore: bool, rules: i
     return Mode("highscore", rules)
 
 
+def performance_options(command):
+    """The options that name a performance: its cards, its mode and its number."""
+    options = [
+        click.option("--cards", "cards_text", help="Card ids in draw order, e.g. 01,04,11 "
+                     "(default for tutorials: the tutorial's cards)."),
+        click.option("--tutorial", type=click.IntRange(1, 2), help="Tutorial 1 or 2."),
+        click.option("--challenge", type=click.IntRange(1, 9), help="Challenge 1-9."),
+        click.option("--highscore", is_flag=True, help="A highscore run (the default)."),
+        click.option("--rules", type=click.IntRange(1, 9),
+                     help="With --highscore: play with a challenge's rules."),
+        click.option("--performance", type=click.IntRange(min=1),
+                     help="Performance number (default: the last one the cards allow)."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def _drawn_cards(cards_text: str | None, mode, catalog) -> tuple[str, ...]:
+    """The cards of --cards, or the tutorial's own cards."""
+    if cards_text:
+        return _card_ids(cards_text)
+    if mode.kind == "tutorial":
+        return catalog.tutorials[mode.number].cards
+    raise UserError("give the drawn cards with --cards, e.g. --cards 01,04,11")
+
+
 custom_cards_option = click.option(
     "--custom-cards", type=click.Path(dir_okay=False), envvar="BEATTRAINER_CUSTOM_CARDS",
     help="TOML file with your own blank cards 49 and 50 (see README).")
@@ -137,14 +164,7 @@ def challenges() -> None:
 
 
 @cli.command()
-@click.option("--cards", "cards_text", help="Card ids in draw order, e.g. 01,04,11 "
-              "(default for tutorials: the tutorial's cards).")
-@click.option("--tutorial", type=click.IntRange(1, 2), help="Tutorial 1 or 2.")
-@click.option("--challenge", type=click.IntRange(1, 9), help="Challenge 1-9.")
-@click.option("--highscore", is_flag=True, help="A highscore run (the default).")
-@click.option("--rules", type=click.IntRange(1, 9), help="With --highscore: play with a challenge's rules.")
-@click.option("--performance", type=click.IntRange(min=1),
-              help="Performance number (default: the last one the cards allow).")
+@performance_options
 @click.option("--players", help="Names clockwise from the lead, e.g. Anna,Ben,Cem.")
 @click.option("--voices", type=click.IntRange(min=2), help="Canon voices for challenges 5 and 6.")
 @click.option("--json", "as_json", is_flag=True, help="Print the sequence contract's JSON.")
@@ -158,12 +178,7 @@ def sequence(cards_text, tutorial, challenge, highscore, rules, performance, pla
 
     catalog = _catalog(custom_cards)
     mode = _mode(tutorial, challenge, highscore, rules)
-    if cards_text:
-        ids = _card_ids(cards_text)
-    elif mode.kind == "tutorial":
-        ids = catalog.tutorials[mode.number].cards
-    else:
-        raise UserError("give the drawn cards with --cards, e.g. --cards 01,04,11")
+    ids = _drawn_cards(cards_text, mode, catalog)
     names = tuple(n.strip() for n in players.split(",") if n.strip()) if players else ()
     try:
         perf = compile_performance(ids, mode, performance, players=names, voices=voices,
@@ -201,14 +216,7 @@ SYNTH_PLAYERS = ("Anna", "Ben", "Cem", "Jörg", "Siobhan", "Mei")
 
 
 @cli.command()
-@click.option("--cards", "cards_text", help="Card ids in draw order, e.g. 01,04,11 "
-              "(default for tutorials: the tutorial's cards).")
-@click.option("--tutorial", type=click.IntRange(1, 2), help="Tutorial 1 or 2.")
-@click.option("--challenge", type=click.IntRange(1, 9), help="Challenge 1-9.")
-@click.option("--highscore", is_flag=True, help="A highscore run (the default).")
-@click.option("--rules", type=click.IntRange(1, 9), help="With --highscore: a challenge's rules.")
-@click.option("--performance", type=click.IntRange(min=1),
-              help="Performance number (default: the last one the cards allow).")
+@performance_options
 @click.option("--period", "period_s", type=float, default=1.2, show_default=True,
               help="Word period T at the solos [s].")
 @click.option("--voices", type=click.IntRange(1, 12), default=3, show_default=True,
@@ -250,12 +258,7 @@ def synth(cards_text, tutorial, challenge, highscore, rules, performance, period
 
     catalog = _catalog(custom_cards)
     mode = _mode(tutorial, challenge, highscore, rules)
-    if cards_text:
-        ids = _card_ids(cards_text)
-    elif mode.kind == "tutorial":
-        ids = catalog.tutorials[mode.number].cards
-    else:
-        raise UserError("give the drawn cards with --cards, e.g. --cards 01,04,11")
+    ids = _drawn_cards(cards_text, mode, catalog)
     names = tuple(n.strip() for n in players.split(",") if n.strip()) if players else \
         SYNTH_PLAYERS[:max(voices, 2)]
     out = Path(out_path)
@@ -327,13 +330,7 @@ vosk_option = click.option(
 
 @cli.command()
 @click.argument("audio", type=click.Path(dir_okay=False))
-@click.option("--cards", "cards_text", help="Card ids in draw order (default for tutorials: theirs).")
-@click.option("--tutorial", type=click.IntRange(1, 2), help="Tutorial 1 or 2.")
-@click.option("--challenge", type=click.IntRange(1, 9), help="Challenge 1-9.")
-@click.option("--highscore", is_flag=True, help="A highscore run (the default).")
-@click.option("--rules", type=click.IntRange(1, 9), help="With --highscore: a challenge's rules.")
-@click.option("--performance", type=click.IntRange(min=1),
-              help="Performance number (default: the last one the cards allow).")
+@performance_options
 @click.option("--lead", help="Name of the lead player (the Beatzekatze).")
 @click.option("--players", help="Names clockwise, e.g. Anna,Ben,Cem (for name cards 09 and 13).")
 @click.option("--period", "period_s", type=click.FloatRange(0.35, 4.0),
@@ -363,12 +360,7 @@ def judge(audio, cards_text, tutorial, challenge, highscore, rules, performance,
 
     catalog = _catalog(custom_cards)
     mode = _mode(tutorial, challenge, highscore, rules)
-    if cards_text:
-        ids = _card_ids(cards_text)
-    elif mode.kind == "tutorial":
-        ids = catalog.tutorials[mode.number].cards
-    else:
-        raise UserError("give the drawn cards with --cards, e.g. --cards 01,04,11")
+    ids = _drawn_cards(cards_text, mode, catalog)
     names = _players(players, lead)
     try:
         perf = compile_performance(ids, mode, performance, players=names, catalog=catalog)
