@@ -606,22 +606,25 @@ def play(tutorial, challenge, highscore, rules, players, lives, deck_text, seed,
     if count_in and not (sounds and sounds.available):
         store.close()
         raise UserError("--count-in needs a sound output device to speak the solos")
-    ui = _play_ui(plain)
-    keys = _keys(plain)
     try:
         source = None if input_file else mic_blocks(device=device)
         blocks = file_blocks(input_file) if input_file else source
         if record_dir:
             blocks = _recorded(blocks, record_dir)
+    except AudioError as exc:
+        store.close()
+        raise UserError(str(exc))
+    ui = _play_ui(plain)
+    keys = _keys(plain)
+    try:
         _play_run(run, blocks, ui=ui, store=store, sounds=sounds, keys=keys,
                   strictness=strictness, backend=backend, vosk_model=vosk_model, source=source,
                   count_in=count_in, period_s=period_s, max_seconds=max_seconds,
                   json_out=json_out)
-    except AudioError as exc:
-        raise UserError(f"{exc} (the run so far is saved)")
-    except ValueError as exc:
+    except (AudioError, ValueError) as exc:  # the recognizer's and vosk's one-line errors
         raise UserError(str(exc))
     finally:
+        ui.close()
         if hasattr(keys, "close"):
             keys.close()
         store.close()

@@ -103,6 +103,9 @@ class PlainUI:
         """The attempt is over."""
         self._say(f"   => {message}")
 
+    def close(self) -> None:
+        """Give the terminal back (nothing to do for plain lines)."""
+
     def run_end(self, run: Run, result: str) -> None:
         """The run is over."""
         self._say("")
@@ -177,5 +180,10 @@ class RichUI(PlainUI):
     def run_end(self, run: Run, result: str) -> None:
         """Stop the live screen and print the summary."""
         self._refresh()
-        self.live.stop()
+        self.close()
         super().run_end(run, result)
+
+    def close(self) -> None:
+        """Stop the live screen (also when the run ends with an error)."""
+        if self.live.is_started:
+            self.live.stop()
