@@ -1142,7 +1142,7 @@ def enroll(words, players, from_dir, seconds, device, out_file) -> None:
     click.echo(f"wrote {len(store)} template(s) for {len(store.labels())} word(s) to {out}")
 
 
-def _record(seconds: float, device) -> "np.ndarray":
+def _record(seconds: float, device):
     """`seconds` of microphone audio at 16 kHz, or UserError."""
     import numpy as np
 

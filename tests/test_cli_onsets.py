@@ -1,6 +1,5 @@
 """`beattrainer onsets`: files of every kind, bad input, and the real microphone path."""
 import json
-import shutil
 import subprocess
 import sys
 

@@ -13,7 +13,11 @@ from beattrainer.deck.core import UniformSource, shuffled
 from beattrainer.mzkz.catalog import Catalog, load_catalog
 from beattrainer.mzkz.model import Performance
 from beattrainer.mzkz.sequence import (
-    Mode, SequenceError, compile_performance, performances_in, validate_cards,
+    Mode,
+    SequenceError,
+    compile_performance,
+    performances_in,
+    validate_cards,
 )
 
 DEFAULT_LIVES = 9

@@ -9,9 +9,16 @@ import re
 from dataclasses import dataclass, replace
 from typing import Sequence
 
-from beattrainer.mzkz.catalog import Catalog, CardSpec, Challenge, load_catalog
+from beattrainer.mzkz.catalog import CardSpec, Catalog, Challenge, load_catalog
 from beattrainer.mzkz.model import (
-    MIEZEKATZE, NAME, Expected, Modifier, Performance, Role, Slot, Sound,
+    MIEZEKATZE,
+    NAME,
+    Expected,
+    Modifier,
+    Performance,
+    Role,
+    Slot,
+    Sound,
 )
 
 ROUNDS = (1, 2, 3)

@@ -10,7 +10,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from beattrainer.recognize.vocabulary import (
-    MIEZEKATZE, MODIFIERS, PERCUSSION, QUIET, SILENCE, WHISPERED, Item, acceptable, sound_class,
+    MIEZEKATZE,
+    MODIFIERS,
+    PERCUSSION,
+    QUIET,
+    SILENCE,
+    WHISPERED,
+    Item,
+    acceptable,
+    sound_class,
 )
 
 # Weights of the layers (log-score units). Tuned on the train voices only.

@@ -13,7 +13,11 @@ from pathlib import Path
 import numpy as np
 
 from beattrainer.recognize.acoustic import (
-    GroupProfile, SlotAcoustics, describe_slot, dynamics_scores, whisper_score,
+    GroupProfile,
+    SlotAcoustics,
+    describe_slot,
+    dynamics_scores,
+    whisper_score,
 )
 from beattrainer.recognize.classes import ClassModel, load_class_model
 from beattrainer.recognize.fusion import STRICTNESS, Evidence, decide
@@ -21,7 +25,11 @@ from beattrainer.recognize.lexicon import Lexicon, lexicon_for
 from beattrainer.recognize.speech import create_backend
 from beattrainer.recognize.templates import TemplateStore
 from beattrainer.recognize.vocabulary import (
-    SILENCE, Item, full_vocabulary, is_speech, sound_class,
+    SILENCE,
+    Item,
+    full_vocabulary,
+    is_speech,
+    sound_class,
 )
 
 SAMPLE_RATE = 16_000

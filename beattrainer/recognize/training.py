@@ -15,10 +15,21 @@ import numpy as np
 from beattrainer.recognize.acoustic import describe_slot
 from beattrainer.recognize.classes import CLASS_MODEL_FILE, fit_class_model
 from beattrainer.recognize.simulate import (
-    SAMPLE_RATE, add_babble, add_noise, mix_voices, set_level,
+    SAMPLE_RATE,
+    add_babble,
+    add_noise,
+    mix_voices,
+    set_level,
 )
 from beattrainer.recognize.vocabulary import (
-    CLICK, GROWL, HISS_CLASS, PERCUSSION, SHH_CLASS, SQUEAK, VOICE, WHISPERED,
+    CLICK,
+    GROWL,
+    HISS_CLASS,
+    PERCUSSION,
+    SHH_CLASS,
+    SQUEAK,
+    VOICE,
+    WHISPERED,
 )
 
 EFFECT_CLASS = {"HISS": HISS_CLASS, "SHH": SHH_CLASS, "KISS": CLICK, "SQUEAK": SQUEAK,

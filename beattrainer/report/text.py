@@ -2,7 +2,11 @@
 from __future__ import annotations
 
 from beattrainer.report.stats import (
-    TIERS_MS, OffsetSummary, by_key, period_per_round, timed_slots,
+    TIERS_MS,
+    OffsetSummary,
+    by_key,
+    period_per_round,
+    timed_slots,
 )
 
 

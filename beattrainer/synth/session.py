@@ -18,7 +18,11 @@ from beattrainer.mzkz.game import Verdict, new_run, record
 from beattrainer.mzkz.sequence import Mode
 from beattrainer.synth.clips import ClipLibrary
 from beattrainer.synth.render import (
-    Mistake, RenderOptions, make_noise, render_performance, scale_to_snr,
+    Mistake,
+    RenderOptions,
+    make_noise,
+    render_performance,
+    scale_to_snr,
 )
 
 PAUSE_S = 2.5           # quiet between attempts [s]
