@@ -114,6 +114,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--backend", default="pocketsphinx")
     parser.add_argument("--split", default="test", choices=("train", "test", "any"))
+    parser.add_argument("--strictness", default="normal", choices=("lenient", "normal", "strict"))
     parser.add_argument("--dump", help="write each missed or false case (audio, truth, report) here")
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
@@ -142,19 +143,23 @@ def main() -> None:
         if "no_cats" in mode.rules(__import__("beattrainer.mzkz.catalog", fromlist=["x"]).load_catalog()):
             grid = (truth["period_s"], truth["slots"][0]["expected_onset_s"])
         start = time.process_time()
-        adapter = make_recognizer(perf, args.backend)
+        adapter = make_recognizer(perf, args.backend, args.strictness)
         report = judge_stream(perf, (samples[i:i + BLOCK] for i in range(0, len(samples), BLOCK)),
-                              adapter, grid=grid, sr=sr)
+                              adapter, strictness=args.strictness, grid=grid, sr=sr)
         cpu_s += time.process_time() - start
         audio_s += len(samples) / sr
         done += 1
         data = report.to_json()
         case_name = f"case{done:03d}"
         condition = f"{options['noise'] if options['snr_db'] else 'clean'} {options['snr_db'] or ''}"
+        by_noise = "clean/30 dB" if not options["snr_db"] or options["snr_db"] >= 30 else \
+            f"{options['snr_db']:.0f} dB"
         if mistake is None:
             tally["clean"] += 1
+            tally[f"clean {by_noise}"] += 1
             if report.result == "mistake":
                 tally["false_fail"] += 1
+                tally[f"false_fail {by_noise}"] += 1
                 failures.append(f"{case_name} clean {mode.name} {condition} "
                                 f"v{options['voices']}: {data['mistake']['message']}")
                 dump(args.dump, case_name, samples, sr, truth, data, perf)
@@ -200,7 +205,7 @@ def main() -> None:
 
     right_kind = sum(found[kind] for kind, found in kinds_found.items())
     print(f"performances judged: {done} ({tally['clean']} clean, {tally['mistakes']} with a "
-          f"mistake), {args.split} voices, backend {args.backend}")
+          f"mistake), {args.split} voices, backend {args.backend}, {args.strictness}")
     print(f"first-mistake recall (right slot): {tally['recalled'] / max(1, tally['mistakes']):.1%}")
     for kind in KINDS:
         n = tally[f"n_{kind}"]
@@ -210,6 +215,10 @@ def main() -> None:
     print(f"mistake-kind accuracy (at the right slot): "
           f"{right_kind / max(1, tally['recalled']):.1%}")
     print(f"false fails on clean performances: {tally['false_fail'] / max(1, tally['clean']):.1%}")
+    for noise in ("clean/30 dB", "20 dB", "10 dB"):
+        n = tally[f"clean {noise}"]
+        if n:
+            print(f"  noise {noise:<12} {tally[f'false_fail {noise}'] / n:6.1%} of {n}")
     if period_err:
         print(f"period error: median {np.median(period_err):.2f}%, p95 "
               f"{np.percentile(period_err, 95):.2f}%")
