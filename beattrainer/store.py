@@ -588,13 +588,7 @@ class Store:
             raise ValueError(f"the judge report is not plain JSON ({exc})") from None
         recorded = _utc_text(recorded_at)
         with self._transaction() as conn:
-            run = self._run_row(conn, run_id)
-            if run["result"] != IN_PROGRESS:
-                raise StoreError(f"run {run_id} is already finished ({run['result']})")
-            lives = run["lives_left"] if lives_left is None else int(lives_left)
-            done = (run["performances_completed"] if performances_completed is None
-                    else int(performances_completed))
-            _check_progress(lives, done, run["lives_start"])
+            run, lives, done = self._progress(conn, run_id, lives_left, performances_completed)
             number = run["attempts"] + 1
             cursor = conn.execute(
                 "INSERT INTO attempts (run_id, number, performance, lead, overridden, result,"
@@ -618,6 +612,18 @@ class Store:
                          (number, lives, done, run_id))
         return attempt_id
 
+    def _progress(self, conn: sqlite3.Connection, run_id: int, lives_left: int | None,
+                  performances_completed: int | None) -> tuple[sqlite3.Row, int, int]:
+        """The run (still in progress) and its checked progress, the given or the stored."""
+        run = self._run_row(conn, run_id)
+        if run["result"] != IN_PROGRESS:
+            raise StoreError(f"run {run_id} is already finished ({run['result']})")
+        lives = run["lives_left"] if lives_left is None else int(lives_left)
+        done = (run["performances_completed"] if performances_completed is None
+                else int(performances_completed))
+        _check_progress(lives, done, run["lives_start"])
+        return run, lives, done
+
     @_db_errors
     def finish_run(self, run_id: int, result: str, lives_left: int | None = None,
                    performances_completed: int | None = None,
@@ -627,13 +633,7 @@ class Store:
             raise ValueError(f"result must be one of {', '.join(RESULTS)}, got {result!r}")
         ended = _utc_text(ended_at)
         with self._transaction() as conn:
-            run = self._run_row(conn, run_id)
-            if run["result"] != IN_PROGRESS:
-                raise StoreError(f"run {run_id} is already finished ({run['result']})")
-            lives = run["lives_left"] if lives_left is None else int(lives_left)
-            done = (run["performances_completed"] if performances_completed is None
-                    else int(performances_completed))
-            _check_progress(lives, done, run["lives_start"])
+            _, lives, done = self._progress(conn, run_id, lives_left, performances_completed)
             conn.execute("UPDATE runs SET result = ?, lives_left = ?, performances_completed = ?,"
                          " ended_at = ? WHERE id = ?", (result, lives, done, ended, run_id))
 
