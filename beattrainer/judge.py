@@ -557,7 +557,7 @@ class Referee:
             return SlotVerdict(slot, expected_s, None, heard, syllables, verdict="ok")
         return SlotVerdict(slot, expected_s, onset, heard, syllables, verdict="mistake",
                            mistake=MistakeKind.UNEXPECTED_SOUND,
-                           message=f"silence was due, {heard.label} was heard")
+                           message=f"silence was due, {_heard_text(heard.label)} was heard")
 
     def _judge_voiced(self, slot: Slot, expected_s: float | None, onset: float | None,
                       end_s: float, timed: bool) -> SlotVerdict:
@@ -715,7 +715,7 @@ class Referee:
         )
 
 
-# syllables of the words a card can ask for (a name: two, as a guess)
+# syllables of the longer words a card can ask for (every other word and name: one)
 _SYLLABLES = {MIEZEKATZE: 4, "WINKEKATZE": 4, "WUIKKIWUIKKI": 4, "WAVING CAT": 3,
               "DING DONG": 2, "MIAU": 2}
 
@@ -725,7 +725,7 @@ def expected_syllables(expected: Expected) -> int:
     non-verbal sounds, which the detector hears as hits)."""
     if expected.sound in (Sound.SILENCE, Sound.NONVERBAL):
         return 0
-    return _SYLLABLES.get(expected.text or "", 1 if expected.sound is not Sound.WORD else 1)
+    return _SYLLABLES.get(expected.text or "", 1)
 
 
 def _plain(expected: Expected) -> bool:
