@@ -1,8 +1,8 @@
 """Wiring of one judged performance: onset detector + slot recognizer + referee.
 
-The same `PerformanceSession` serves a file and the live microphone: it is fed
-blocks and yields slot verdicts. It also keeps what the group has shown so far
-(its normal MIEZEKATZE, and completed performances as templates of its own voice).
+`judge_stream` serves a file and the live microphone alike: it is fed blocks and
+yields slot verdicts. The `RecognizerAdapter` keeps what the group has shown so
+far (its normal MIEZEKATZE, and completed performances as templates of its voice).
 """
 from __future__ import annotations
 
@@ -49,7 +49,11 @@ class RecognizerAdapter:
 
     def recognize_slot(self, samples: np.ndarray, expected: Expected, slot: Slot,
                        syllable_onsets_s: Sequence[float]) -> HeardSlot:
-        """Recognise one slot's audio against what is due."""
+        """Recognise one slot's audio against what is due.
+
+        The detector's syllable onsets are not passed on: the recognizer counts the
+        syllables of the slot's own audio.
+        """
         from beattrainer.recognize import SlotContext
 
         ctx = SlotContext(expected=expected, group=self._profile())
