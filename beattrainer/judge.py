@@ -457,16 +457,21 @@ class Referee:
         return [o.time_s for o in self._word_onsets_between(start_s, end_s, syllable_fallback)]
 
     def _past_last_word_s(self) -> float:
-        """Where the word heard last is over: just after its own last syllable."""
+        """Where the word heard last is over: just after its own last syllable, and
+        no later than the next word start the detector heard (after a gap)."""
+        last = self._last_heard_s
+        next_start = next((w.time_s for w in self._word_starts
+                           if w.time_s > last + MIN_SYLLABLE_GAP_S), float("inf"))
         n = self._last_heard_syllables
         if n == 0:  # a kiss, a squeak: a hit, not syllables
-            return self._last_heard_s + MIN_SYLLABLE_GAP_S
-        own = [s.time_s for s in self._syllables if s.time_s >= self._last_heard_s]
+            return last + MIN_SYLLABLE_GAP_S
+        own = [s.time_s for s in self._syllables if s.time_s >= last]
         if len(own) >= n:
-            return own[n - 1] + MIN_SYLLABLE_GAP_S
+            # (a whispered or mumbled word may show fewer syllables than it has)
+            return min(own[n - 1] + MIN_SYLLABLE_GAP_S, next_start)
         # fewer syllables than the word has (the detector merged some): a word a
         # quarter period early starts 0.75 T after the last one
-        return self._last_heard_s + 0.5 * self._tracker.period_s
+        return min(last + 0.5 * self._tracker.period_s, next_start)
 
     def _word_onsets_between(self, start_s: float, end_s: float,
                              syllable_fallback: bool = True) -> list[Onset]:

@@ -162,3 +162,16 @@ def test_silence_gives_no_tempo(render):
     perf, samples, sr, truth = render(["01"], seed=1)
     report = judge(perf, np.zeros(sr * 5, dtype=np.float32))
     assert report.period_s is None and report.result == "incomplete"
+
+
+def test_whispered_words_are_timed_from_their_own_start(render):
+    """A whisper shows fewer syllables than its word has: the word start after it
+    must still be found (it used to be skipped, and the word judged late)."""
+    for seed in SEEDS:
+        perf, samples, sr, truth = render(["04", "11", "38", "14", "45", "01"], "challenge-1",
+                                          jitter_ms=10.0, seed=seed, split="test")
+        data = judge(perf, samples).to_json()
+        assert data["result"] == "completed", data["mistake"]
+        errors_ms = [abs(s["heard"]["onset_s"] - t["word_onset_s"]) * 1000
+                     for s, t in zip(data["slots"], truth["slots"]) if s["offset_ms"] is not None]
+        assert max(errors_ms) < 30
