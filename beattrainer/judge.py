@@ -38,6 +38,7 @@ CONFIRM_PRIOR = 0.5          # ... following the group's beat as it settles
 LEAD_IN_S = 0.03             # slot audio starts this long before the heard onset
 WEAK_START_DB = 6.0          # a word start this much weaker than the slot's strongest is noise
 SILENCE_LABELS = {"SILENCE", "NOISE", "PERCUSSION"}
+HIT_LABELS = {"KISS", "SQUEAK"}  # sounds the onset detector reports as percussion
 
 
 class MistakeKind(str, Enum):
@@ -398,9 +399,10 @@ class Referee:
         if horizon < search_end and (not final or self.time_s < search_end):
             return None  # its audio has not (or never) fully arrived: not judged
         onset = self._word_start_near(expected_s, period)
-        if slot.expected.sound is Sound.NONVERBAL:
+        if slot.expected.sound is Sound.NONVERBAL or set(slot.expected.labels) & HIT_LABELS:
             # a kiss or a squeak is as sharp as a clap: the detector reports it as
-            # percussion, which is what this slot is due to sound like
+            # percussion, which is what this slot may sound like (09: the lead's
+            # squeak in place of the others calling the lead's name)
             onset = self._sound_start_near(expected_s, period, onset)
         if slot.role is Role.FINAL:
             return SlotVerdict(slot, expected_s, onset, None, verdict="not_judged",
