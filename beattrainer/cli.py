@@ -449,6 +449,19 @@ def _store_from_option(db: str | None):
         raise UserError(str(exc))
 
 
+def _read_store(db: str | None, read):
+    """`read(store)` on the database named by --db, closed after; errors in one line."""
+    from beattrainer.store import StoreError
+
+    store = _store_from_option(db)
+    try:
+        return read(store)
+    except StoreError as exc:
+        raise UserError(str(exc))
+    finally:
+        store.close()
+
+
 def _highscore_line(row) -> str:
     """One ranked run: rank, performances, lives lost, date, players."""
     return (f"{row.rank:>3}. {row.performances_completed:>3} performances  "
@@ -1170,15 +1183,7 @@ def highscores(mode: str | None, limit: int, db: str | None, as_json: bool) -> N
     """
     import json
 
-    from beattrainer.store import StoreError
-
-    store = _store_from_option(db)
-    try:
-        table = store.highscores(mode=mode, limit=limit)
-    except StoreError as exc:
-        raise UserError(str(exc))
-    finally:
-        store.close()
+    table = _read_store(db, lambda store: store.highscores(mode=mode, limit=limit))
     if as_json:
         click.echo(json.dumps([row.to_json() for row in table], indent=2))
         return
@@ -1202,15 +1207,7 @@ def highscores(mode: str | None, limit: int, db: str | None, as_json: bool) -> N
               help="Write progress over time (performances and mean |offset| per run) to this PNG.")
 def history(mode: str | None, limit: int, db: str | None, plot: str | None) -> None:
     """The latest runs, newest first, with lives lost and timing."""
-    from beattrainer.store import StoreError
-
-    store = _store_from_option(db)
-    try:
-        runs = store.history(limit=limit, mode=mode)
-    except StoreError as exc:
-        raise UserError(str(exc))
-    finally:
-        store.close()
+    runs = _read_store(db, lambda store: store.history(limit=limit, mode=mode))
     if not runs:
         click.echo("no runs yet" + (f" in mode {mode}" if mode else ""))
     for run in runs:

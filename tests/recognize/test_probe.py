@@ -12,6 +12,3 @@ def test_probe_leaves_no_trace(make_slot):
         twin.probe(word, SlotContext(expected="MIEZEKATZE"))
     after = twin.recognize(word, SlotContext(expected="MIEZEKATZE"))
     assert after == fresh and after.confidence == fresh.confidence
-    # recognize() itself does learn the room: the probe is what differs
-    twin.recognize(quiet_room, SlotContext(expected="YEAH"))
-    assert twin._floor_db is not None
