@@ -17,12 +17,16 @@ from beattrainer.mzkz.model import MIEZEKATZE, NAME, Expected, Performance, Slot
 
 
 def performance_vocabulary(performance: Performance) -> tuple[str, ...]:
-    """Every label any slot of the performance can ask for (names included)."""
+    """Every label any slot of the performance can ask for.
+
+    Player names are in it only where a card asks for one (09: the lead's name,
+    13: everyone's): a group never calls a name elsewhere, and names allowed
+    everywhere were what the speech layer most often imagined in noise.
+    """
     labels: list[str] = [MIEZEKATZE]
     for slot in performance.slots:
         labels.extend(label for label in slot.expected.labels
                       if label not in ("SILENCE", NAME))
-    labels.extend(p.upper() for p in performance.players)
     return tuple(dict.fromkeys(labels))
 
 

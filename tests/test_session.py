@@ -1,0 +1,31 @@
+"""The wiring of a judged performance: what the recognizer is told to listen for."""
+from __future__ import annotations
+
+import pytest
+
+from beattrainer.mzkz.sequence import Mode, compile_performance
+from beattrainer.session import performance_vocabulary
+
+PLAYERS = ("Anna", "Ben", "Cem")
+
+
+def vocabulary(cards, mode="highscore"):
+    return performance_vocabulary(compile_performance(cards, Mode.parse(mode), None,
+                                                      players=PLAYERS))
+
+
+def test_every_word_a_card_asks_for_is_in_the_vocabulary():
+    words = vocabulary(["04", "11", "15", "28"])
+    assert {"MIEZEKATZE", "YEAH", "YO", "SHH"} <= set(words)
+
+
+def test_names_are_not_listened_for_when_no_card_asks_for_one():
+    words = vocabulary(["04", "15", "28", "12"])
+    assert not {"ANNA", "BEN", "CEM"} & set(words)
+
+
+@pytest.mark.parametrize("card, names", [("09", {"ANNA"}), ("13", {"ANNA", "BEN", "CEM"})])
+def test_names_are_listened_for_where_a_card_asks_for_them(card, names):
+    words = set(vocabulary([card, "04"]))
+    assert names <= words
+    assert not ({"ANNA", "BEN", "CEM"} - names) & words
