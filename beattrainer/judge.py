@@ -15,7 +15,13 @@ from typing import Iterable, Protocol, Sequence
 
 import numpy as np
 
-from beattrainer.dsp.tempo import MAX_PERIOD_S, MIN_PERIOD_S, TempoTracker, fit_line
+from beattrainer.dsp.tempo import (
+    MAX_PERIOD_S,
+    MIN_PERIOD_S,
+    TempoTracker,
+    fit_line,
+    refine_solo_onsets,
+)
 from beattrainer.events import Onset, OnsetKind
 from beattrainer.mzkz.model import MIEZEKATZE, Expected, Performance, Role, Slot, Sound
 
@@ -32,6 +38,7 @@ FADING_TAIL_DB = 12.0        # a wordless syllable this much under the normal wo
 SILENCE_SEARCH_FRACTION = 0.35  # a voice in a silent slot starts within +-0.35 T
 SOLO_CHECK_S = 1.2           # a solo's last syllable starts within this [s]
 SOLO_TAIL_S = 0.3            # ... and lasts this long
+SOLO_MAX_GAP_S = 0.6         # a solo's syllables follow each other closer than this
 SOLO_CONFIRM_WORDS = 2       # the group's first words that confirm the solos' beat
 CONFIRM_REACH = 1.5          # ... within 1.5 times the off-beat tolerance
 CONFIRM_PRIOR = 0.5          # ... following the group's beat as it settles
@@ -185,7 +192,8 @@ class Referee:
         self._grid_given = grid is not None
         self._solo_onsets_s: list[float] = []
         self._solo_checks: dict[tuple[float, float], bool] = {}
-        self._kept: dict[tuple[float, float], int] = {}  # solo pair -> words on its beat
+        # solo pair -> (words on its beat, those words as (beat, onset))
+        self._kept: dict[tuple[float, float], tuple[int, tuple[tuple[int, float], ...]]] = {}
         self._normal_levels_db: list[float] = []  # levels of plain words heard right
         self._last_heard_s = -1.0     # onset of the last word judged [s]
         self._last_heard_syllables = 0
@@ -273,54 +281,76 @@ class Referee:
         Any syllable onset may start a solo (noise before the lead may glue onto
         the first word, so it need not be flagged as a word start), but only when
         the recognizer hears the solo's word from there: a cough, a chair or the
-        room's chatter must not set the beat. Of the pairs heard that way, the one
-        whose beat the group's next words keep (`SOLO_CONFIRM_WORDS` of them) wins:
-        the earliest fully kept pair, or once everything is heard the best one.
+        room's chatter must not set the beat. Each pair heard that way is scored by
+        how the performance around it fits: the group's next
+        words on its beat, and nothing heard between the two solos. The earliest
+        pair that fits fully is taken at once; otherwise the best-scoring one, once
+        every pair that could compete with it is heard and decided (so a stream
+        decides as the whole file would).
         """
         horizon = self.time_s - self.detector.latency_s
         onsets = [s.time_s for s in self._syllables]
         solo_syllables = expected_syllables(self.slots[0].expected)
-        best: tuple[int, float, float] | None = None   # (hits, first, second)
+        best: tuple[int, float, float] | None = None   # (score, first, second)
         waiting = False
         for i, first in enumerate(onsets):
             if best is not None and first > best[1] + MAX_PERIOD_S:
                 break
-            first_end = self._solo_end(onsets, i, solo_syllables)
+            own = self._solo_syllables(i)
+            first_end = self._solo_end(own, i, solo_syllables)
             if horizon < first_end and not final:
                 waiting = True
                 break  # the first solo is still being said
             if not self._is_solo_word(first, first_end):
                 continue
-            earliest = max(first + MIN_PERIOD_S, first_end - SOLO_TAIL_S + 0.05)
+            said_s = own[min(len(own), solo_syllables) - 1]
+            earliest = max(first + MIN_PERIOD_S, said_s + MIN_SYLLABLE_GAP_S)
             for j in range(i + 1, len(onsets)):
                 second = onsets[j]
                 if not earliest <= second <= first + MAX_PERIOD_S:
                     continue
-                second_end = min(self._solo_end(onsets, j, solo_syllables), 2 * second - first)
+                second_end = min(self._solo_end(self._solo_syllables(j), j, solo_syllables),
+                                 2 * second - first)
                 if horizon < second_end and not final:
                     waiting = True
                     break  # the second solo is still being said
                 if not self._is_solo_word(second, second_end):
                     continue
-                hits, pending = self._beats_kept(first, second, horizon, final)
+                hits, _, pending = self._beats_kept(first, second, horizon, final)
                 if pending:
                     waiting = True
-                elif hits == SOLO_CONFIRM_WORDS and best is None:
-                    return self._take_solos(first, second)  # the earliest fully kept pair
-                if best is None or hits > best[0]:
-                    best = (hits, first, second)
+                    continue
+                score = hits - self._sounds_between(own[-1], second)
+                if score == SOLO_CONFIRM_WORDS and best is None:
+                    return self._take_solos(first, second)  # the earliest pair that fits fully
+                if best is None or score > best[0]:
+                    best = (score, first, second)
+            if horizon < first + MAX_PERIOD_S and not final:
+                waiting = True  # a later second solo may still come
+        else:
+            if best is not None and horizon < best[1] + MAX_PERIOD_S and not final:
+                waiting = True  # a later first solo may still come
         if best is not None and (final or not waiting):
             return self._take_solos(best[1], best[2])
         return False
 
+    def _sounds_between(self, first_said_s: float, second_s: float) -> int:
+        """What is heard between the first solo's own syllables and the second solo:
+        one per syllable and one more per word start. The lead says one word and then
+        nothing until the second, so a pair two words apart (an octave error) or a
+        pair starting on noise before the lead shows sound here."""
+        between = [s for s in self._syllables
+                   if first_said_s + MIN_SYLLABLE_GAP_S <= s.time_s < second_s - MIN_SYLLABLE_GAP_S]
+        return len(between) + sum(s.starts_word for s in between)
+
     def _beats_kept(self, first: float, second: float, horizon: float,
-                    final: bool) -> tuple[int, bool]:
+                    final: bool) -> tuple[int, tuple[tuple[int, float], ...], bool]:
         """How many of the group's first voiced words start on the beat the solos
-        set (following it as the tracker would), and whether some may still come.
-        Cached once decided."""
+        set (following it as the tracker would), those words as (beat, onset [s]),
+        and whether some may still come. Cached once decided."""
         key = (first, second)
         if key in self._kept:
-            return self._kept[key], False
+            return (*self._kept[key], False)
         period = second - first
         # generous: this finds the beat, it does not judge it (the solos' own onsets
         # may be a little off, and the group settles in)
@@ -337,7 +367,7 @@ class Referee:
             a, b = fit_line(beats, times, period, prior_weight=CONFIRM_PRIOR)
             due_s = a + b * slot.beat
             if horizon < due_s + reach and not final:
-                return hits, True
+                return hits, (), True
             checked += 1
             near = [w.time_s for w in self._word_starts if abs(w.time_s - due_s) <= reach]
             if near:
@@ -345,23 +375,42 @@ class Referee:
                 beats.append(slot.beat)
                 times.append(min(near, key=lambda t: abs(t - due_s)))
         hits += SOLO_CONFIRM_WORDS - checked  # nothing more to check against
-        self._kept[key] = hits
-        return hits, False
+        confirmed = tuple(zip(beats[2:], times[2:]))
+        self._kept[key] = (hits, confirmed)
+        return hits, confirmed, False
 
     def _take_solos(self, first: float, second: float) -> bool:
-        self._tracker = TempoTracker.from_solos(first, second)
+        """Set the grid from the solos; a solo onset the detector misheard (alone off
+        the line of the other and the group's first words) is taken from that line."""
+        _, confirmed = self._kept[(first, second)]
+        self._tracker = TempoTracker.from_solos(*refine_solo_onsets((first, second), confirmed))
         self._solo_onsets_s = [first, second]
         self._last_heard_s = second
         self._last_heard_syllables = expected_syllables(self.slots[1].expected)
         return True
 
-    @staticmethod
-    def _solo_end(onsets: list[float], i: int, syllables: int) -> float:
-        """Where a solo starting at onsets[i] ends: after its own syllables (it may be
-        said slowly), at most `SOLO_CHECK_S` plus a tail."""
-        own = onsets[i:i + syllables]
-        last = own[-1] if len(own) == syllables else onsets[i] + SOLO_CHECK_S
-        return min(last, onsets[i] + SOLO_CHECK_S) + SOLO_TAIL_S
+    def _solo_syllables(self, i: int) -> list[float]:
+        """The syllable onsets [s] of a solo starting at syllable i: up to the next
+        word start, a pause no solo has (`SOLO_MAX_GAP_S`: what follows is another
+        word, the one before was noise) or `SOLO_CHECK_S`."""
+        own = [self._syllables[i].time_s]
+        for s in self._syllables[i + 1:]:
+            if s.starts_word or s.time_s - own[-1] > SOLO_MAX_GAP_S or \
+                    s.time_s > own[0] + SOLO_CHECK_S:
+                break
+            own.append(s.time_s)
+        return own
+
+    def _solo_end(self, own: list[float], i: int, syllables: int) -> float:
+        """Where a solo with syllable onsets `own` (starting at syllable i) ends: after
+        its own syllables (it may be said slowly), at most `SOLO_CHECK_S` plus a tail,
+        and before the next word."""
+        last = own[syllables - 1] if len(own) >= syllables else own[0] + SOLO_CHECK_S
+        end = min(last, own[0] + SOLO_CHECK_S) + SOLO_TAIL_S
+        after = i + len(own)
+        if after < len(self._syllables):
+            end = min(end, max(self._syllables[after].time_s, own[-1] + MIN_SYLLABLE_GAP_S))
+        return end
 
     def _is_solo_word(self, onset_s: float, end_s: float) -> bool:
         """Does the audio between `onset_s` and `end_s` sound like a solo? (cached)"""

@@ -8,11 +8,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
-MIN_PERIOD_S = 0.35  # faster than ~170 words per minute nobody can say MIEZEKATZE
-MAX_PERIOD_S = 4.0   # slower than this is no beat any more
+MIN_PERIOD_S = 0.6   # a MIEZEKATZE takes ~0.5-1 s to say: a faster beat cannot be kept
+MAX_PERIOD_S = 3.5   # slower than this is no beat any more
 FIT_WINDOW = 8       # heard words the tracker fits a line through
 SLOPE_PRIOR = 6.0    # weight of the previous period in the fit [beats^2]
 LOCAL_POINTS = 5     # words that tell how fast the group goes right now
+AGREE_S = 0.04       # the words that vouch for a solo's onset lie this close to one line
+MISHEARD_S = 0.06    # a solo this far off that line was misheard ...
+MISHEARD_FRACTION = 0.05  # ... or 5% of the period, whichever is more
+MISHEARD_MAX_FRACTION = 0.15  # further off, the group changed tempo: that is judged
 
 
 class TempoError(ValueError):
@@ -51,6 +55,50 @@ def fit_line(beats: list[int], onsets_s: list[float], prior_period_s: float,
     b = (n * sxy - sx * sy) / det
     a = (sy - b * sx) / n
     return a, b
+
+
+def refine_solo_onsets(solo_onsets_s: tuple[float, float],
+                       confirmed: Sequence[tuple[int, float]]) -> tuple[float, float]:
+    """The solos' onsets, one of them moved onto the line of the group's first words
+    when it alone is off that line.
+
+    In noise the detector may glue a noise onto the start of a solo or miss its
+    first syllable, putting that one onset 100-300 ms off; the two solos then set
+    a wrong period and the group's first word is judged off the beat. When the
+    other solo and the group's first words (at least two) agree on one line within
+    `AGREE_S` and the solo is more than max(`MISHEARD_S`, `MISHEARD_FRACTION` T,
+    three times their spread) from it, the solo's onset is taken from the line. A
+    word the group itself puts off the beat breaks that agreement, so it is never
+    hidden this way; a solo more than `MISHEARD_MAX_FRACTION` T off the line is
+    left as heard (the group changed tempo right after the solos, which is judged).
+
+    Parameters
+    ----------
+    solo_onsets_s : onsets of the solos (beats 0 and 1) as heard [s]
+    confirmed : (beat, onset [s]) of the group's first words on the solos' beat
+
+    Returns
+    -------
+    tuple of two floats : the solos' onsets [s]
+    """
+    if len(confirmed) < 2:
+        return solo_onsets_s
+    fits = []
+    for k in (0, 1):
+        other = 1 - k
+        beats = [other, *(b for b, _ in confirmed)]
+        onsets = [solo_onsets_s[other], *(t for _, t in confirmed)]
+        a, b = fit_line(beats, onsets, 0.0, prior_weight=0.0)
+        spread_s = max(abs(t - a - b * x) for x, t in zip(beats, onsets))
+        off_s = abs(solo_onsets_s[k] - a - b * k)
+        misheard_s = max(MISHEARD_S, MISHEARD_FRACTION * b, 3 * spread_s)
+        if spread_s <= AGREE_S and misheard_s < off_s <= MISHEARD_MAX_FRACTION * b:
+            fits.append((spread_s, k, a + b * k))
+    if not fits:
+        return solo_onsets_s
+    # three points leave little room: the solo whose removal leaves the tightest line
+    _, k, onset_s = min(fits)
+    return (onset_s, solo_onsets_s[1]) if k == 0 else (solo_onsets_s[0], onset_s)
 
 
 @dataclass

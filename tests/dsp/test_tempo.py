@@ -2,7 +2,13 @@
 import numpy as np
 import pytest
 
-from beattrainer.dsp.tempo import TempoError, TempoTracker, fit_line, period_from_solos
+from beattrainer.dsp.tempo import (
+    TempoError,
+    TempoTracker,
+    fit_line,
+    period_from_solos,
+    refine_solo_onsets,
+)
 
 
 def test_period_from_solos_and_its_limits():
@@ -58,3 +64,21 @@ def test_reanchor_keeps_the_period_and_moves_the_phase():
 def test_grid_given_for_silent_solos():
     tracker = TempoTracker.from_grid(0.9, 2.0)
     assert tracker.expected_s(3) == pytest.approx(4.7) and tracker.drift == 0.0
+
+
+def test_a_misheard_solo_onset_is_moved_onto_the_groups_line():
+    # noise glued onto the first solo's start: heard 150 ms early
+    words = [(2, 3.5), (3, 4.75)]
+    solo1_s, solo2_s = refine_solo_onsets((0.85, 2.25), words)
+    assert solo1_s == pytest.approx(1.0, abs=0.01) and solo2_s == 2.25
+    # the second solo heard 100 ms late
+    assert refine_solo_onsets((1.0, 2.35), words)[1] == pytest.approx(2.25, abs=0.01)
+
+
+def test_solos_on_the_beat_or_a_group_off_it_are_left_as_heard():
+    assert refine_solo_onsets((1.0, 2.27), [(2, 3.49), (3, 4.76)]) == (1.0, 2.27)
+    # the group's first word off the beat: the line does not agree, nothing moves
+    assert refine_solo_onsets((1.0, 2.25), [(2, 3.65), (3, 4.75)]) == (1.0, 2.25)
+    assert refine_solo_onsets((0.85, 2.25), [(2, 3.5)]) == (0.85, 2.25)  # too few words
+    # the group slowed right after the solos: judged as drift, not hidden
+    assert refine_solo_onsets((1.0, 2.0), [(2, 3.3), (3, 4.6)]) == (1.0, 2.0)
