@@ -321,8 +321,10 @@ class Referee:
                     waiting = True
                     continue
                 score = hits - self._sounds_between(own[-1], second)
-                if score == SOLO_CONFIRM_WORDS and best is None:
-                    return self._take_solos(first, second)  # the earliest pair that fits fully
+                if score == SOLO_CONFIRM_WORDS and best is None and not waiting:
+                    # the earliest pair that fits fully (no earlier one still undecided:
+                    # a longer period is confirmed later)
+                    return self._take_solos(first, second)
                 if best is None or score > best[0]:
                     best = (score, first, second)
             if horizon < first + MAX_PERIOD_S and not final:
