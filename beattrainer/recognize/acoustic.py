@@ -25,6 +25,7 @@ MIN_ACTIVE_S = 0.04         # shorter activity is treated as a glitch
 TONAL_PEAK_DB = 18.0        # spectral peak over median: a squeaker's pure tone
 HARMONIC_BAND_HZ = (100.0, 1500.0)  # where voiced speech shows its harmonics
 HARMONIC_FLATNESS_DB = -8.0  # a frame flatter than this in the band has no harmonics
+MAX_TONALITY_FEATURE_DB = 50.0
 MAX_SNR_FEATURE_DB = 40.0    # the class model sees at most this much level over the floor
 HARMONIC_RANGE_DB = 20.0     # frames this far below the loudest do not count for harmonicity
 
@@ -131,7 +132,9 @@ class SlotAcoustics:
             pitch,
             self.centroid_hz / 1000.0,
             self.high_ratio,
-            self.tonality_db / 10.0,
+            # capped: a pure tone in a quiet room has no measurable noise between
+            # its partials; beyond this, more tonal says nothing more
+            min(self.tonality_db, MAX_TONALITY_FEATURE_DB) / 10.0,
             min(self.attack_s, 0.5) * 10.0,
             float(np.clip(self.decay_db_per_s / 100.0, 0.0, 5.0)),
             # capped: a floor remembered from quieter slots (or a gain change) must

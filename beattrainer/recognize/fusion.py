@@ -20,6 +20,7 @@ from beattrainer.recognize.vocabulary import (
     acceptable,
     sound_class,
 )
+from beattrainer.recognize.words import OTHER_WORD, word_class
 
 # Weights of the layers (log-score units). Tuned on the train voices only.
 CLASS_WEIGHT = 1.0
@@ -28,6 +29,8 @@ SYLLABLE_PENALTY_CAP = 3.0     # [syllables]
 LONG_WORD_SYLLABLES = 3        # words this long may be heard one syllable off for free
 SPEECH_WEIGHT = 1.5            # bonus for the speech backend's word
 TEMPLATE_SCALE = 1.0           # [DTW distance units per log-score unit]
+WORD_WEIGHT = 0.6              # the word model's log-posterior counts this much
+WORD_FLOOR = -5.0              # [log-posterior] below this, less likely is not worse
 TEMPLATE_CAP = 8.0             # [DTW distance units] beyond this, further is not worse
 EXPECTED_PRIOR = {"lenient": 2.5, "normal": 1.0, "strict": 0.0}
 ACCEPT_POSTERIOR = {"lenient": 0.2, "normal": 0.0, "strict": 0.0}
@@ -64,6 +67,7 @@ class Evidence:
     speech_label : str or None, the speech backend's word
     speech_confidence : float
     template_distance : dict label -> DTW distance to the group's own templates
+    word_log : dict word-model class -> log-posterior (None without the word model)
     modifier_scores : dict modifier -> 0..1 (empty without a group profile)
     level_change_db : float or None, level of the slot minus the group's normal
         level [dB] (None without a group profile or when nothing sounded)
@@ -74,6 +78,7 @@ class Evidence:
     speech_label: str | None = None
     speech_confidence: float = 0.0
     template_distance: dict[str, float] | None = None
+    word_log: dict[str, float] | None = None
     modifier_scores: dict[str, float] | None = None
     level_change_db: float | None = None
 
@@ -122,6 +127,8 @@ def label_scores(labels, syllables_of, evidence: Evidence, expected_labels,
     finite = sorted(d for d in templates.values() if np.isfinite(d))
     best_template = finite[0] if finite else None
     typical_template = float(np.median(finite)) if finite else None
+    whispered = (evidence.modifier_scores or {}).get("whisper", 0.0) >= 0.5
+    other_words = sum(word_class(label) == OTHER_WORD for label in labels)
     room = background_share(evidence.level_change_db, ROOM_BELOW_DB) if not quiet_is_due else 0.0
     for label in labels:
         score = CLASS_WEIGHT * label_class_log(label, evidence.class_log)
@@ -137,7 +144,6 @@ def label_scores(labels, syllables_of, evidence: Evidence, expected_labels,
             diff = min(max(abs(evidence.syllables - n_syl) - free, 0), SYLLABLE_PENALTY_CAP)
             score -= SYLLABLE_WEIGHT * diff
         if evidence.speech_label == label:
-            whispered = (evidence.modifier_scores or {}).get("whisper", 0.0) >= 0.5
             score += SPEECH_WEIGHT * (0.5 + evidence.speech_confidence) \
                 * (WHISPERED_SPEECH_FACTOR if whispered else 1.0)
         if best_template is not None and np.isfinite(best_template):
@@ -150,11 +156,29 @@ def label_scores(labels, syllables_of, evidence: Evidence, expected_labels,
                 # hear an old word said where the new one is due
                 d = best_template if label in expected_labels else typical_template
             score -= min(d - best_template, TEMPLATE_CAP) / TEMPLATE_SCALE
+        if evidence.word_log and not whispered:
+            # (one whispering train voice taught the word model little about whispers:
+            # on the held-out one it is mostly wrong, so it is not asked)
+            score += WORD_WEIGHT * word_evidence(label, evidence.word_log, other_words)
         score += level_evidence(label, evidence.level_change_db, quiet_is_due)
         if label in expected_labels:
             score += EXPECTED_PRIOR[strictness]
         scores[label] = score
     return scores
+
+
+def word_evidence(label: str, word_log: dict[str, float], other_words: int) -> float:
+    """The word model's log-score for a label.
+
+    Names and custom words share the model's OTHER_WORD class: its probability
+    is split evenly between the `other_words` such labels in play (the model
+    cannot tell one name from another, and a voice unlike any it was trained
+    on tends to land in that class).
+    """
+    log_p = word_log.get(word_class(label), WORD_FLOOR)
+    if word_class(label) == OTHER_WORD:
+        log_p -= float(np.log(max(other_words, 1)))
+    return max(log_p, WORD_FLOOR)
 
 
 def background_share(level_change_db: float | None, below_db: float = BACKGROUND_BELOW_DB) -> float:

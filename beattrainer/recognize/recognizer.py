@@ -31,6 +31,7 @@ from beattrainer.recognize.vocabulary import (
     is_speech,
     sound_class,
 )
+from beattrainer.recognize.words import WordModel, load_word_model, word_features
 
 SAMPLE_RATE = 16_000
 FLOOR_RISE_DB_PER_SLOT = 1.0  # the room's noise floor may creep up this fast between slots
@@ -83,12 +84,14 @@ class SlotAnalysis:
     class_log : dict class -> log-likelihood (the acoustic class model)
     speech : SpeechResult or None (no speech backend)
     template_distance : dict label -> DTW distance, or None without templates
+    word_log : dict word-model class -> log-posterior, or None without a word model
     """
 
     acoustics: SlotAcoustics
     class_log: dict[str, float]
     speech: object = None
     template_distance: dict[str, float] | None = None
+    word_log: dict[str, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -132,12 +135,14 @@ class SlotRecognizer:
     """
 
     def __init__(self, vocabulary: tuple[str, ...], lexicon: Lexicon, class_model: ClassModel,
-                 speech=None, strictness: str = "normal") -> None:
+                 speech=None, strictness: str = "normal",
+                 word_model: WordModel | None = None) -> None:
         if strictness not in STRICTNESS:
             raise RecognizeError(f"unknown strictness {strictness!r} ({', '.join(STRICTNESS)})")
         self.vocabulary = vocabulary
         self.lexicon = lexicon
         self.class_model = class_model
+        self.word_model = word_model
         self.speech = speech
         self.strictness = strictness
         self.templates = TemplateStore()
@@ -171,7 +176,7 @@ class SlotRecognizer:
         labels = full_vocabulary(vocabulary or ("MIEZEKATZE",))
         lexicon = lexicon_for(labels, use_espeak=use_espeak)
         speech = create_backend(backend, labels, lexicon, vosk_model)
-        return cls(labels, lexicon, load_class_model(), speech, strictness)
+        return cls(labels, lexicon, load_class_model(), speech, strictness, load_word_model())
 
     @property
     def backend_name(self) -> str:
@@ -227,7 +232,8 @@ class SlotRecognizer:
     def probe(self, samples: np.ndarray, ctx: SlotContext) -> Heard:
         """Like `recognize`, but leaves no trace: the room's floor and the group's
         normal words are what they were. For trying windows (where do the solos
-        start?) without the tries changing later decisions."""
+        start?) without the tries changing later decisions.
+        """
         floor_db, normal = self._floor_db, list(self._normal)
         try:
             return self.recognize(samples, ctx)
@@ -272,8 +278,13 @@ class SlotRecognizer:
         acoustics = describe_slot(samples, floor)
         self._track_floor(acoustics)
         distances = self.templates.distances(samples) if len(self.templates) else None
+        word_log = None
+        if self.word_model is not None:
+            # the slot's own floor, as in training: a floor remembered from quieter
+            # slots would stretch the word over the room's noise
+            word_log = self.word_model.log_probs(word_features(samples))
         return SlotAnalysis(acoustics, self.class_model.log_likelihoods(acoustics),
-                            speech, distances)
+                            speech, distances, word_log)
 
     def judge(self, analysis: SlotAnalysis, ctx: SlotContext) -> Heard:
         """The decision for one slot's analysis against what `ctx` says is due."""
@@ -293,6 +304,7 @@ class SlotRecognizer:
             speech_label=speech.label if speech else None,
             speech_confidence=speech.confidence if speech else 0.0,
             template_distance=analysis.template_distance,
+            word_log=analysis.word_log,
             modifier_scores=modifier_scores,
             level_change_db=level_change,
         )

@@ -35,6 +35,9 @@ from beattrainer.recognize.vocabulary import (
 EFFECT_CLASS = {"HISS": HISS_CLASS, "SHH": SHH_CLASS, "KISS": CLICK, "SQUEAK": SQUEAK,
                 "ZOMBIE": GROWL}
 SLOT_S = 1.6
+CLEAN_SHARE = 0.15     # share of slots in a quiet room
+CLEAN_SNR_DB = 60.0
+EFFECT_COPIES = 4      # times as many placements per effect clip as per word clip
 
 
 def clip_class(clip) -> str:
@@ -42,6 +45,17 @@ def clip_class(clip) -> str:
     if clip.kind == "voice":
         return WHISPERED if clip.modifier == "whisper" else VOICE
     return EFFECT_CLASS.get(clip.label, PERCUSSION)
+
+
+def squeak_run(library, squeaks, rng: np.random.Generator) -> np.ndarray:
+    """One to three squeaks in a row, as a player squeezes the squeaker (cards 09, 22)."""
+    parts = []
+    for _ in range(int(rng.integers(1, 4))):
+        clip = squeaks[int(rng.integers(len(squeaks)))]
+        audio = library.audio(clip)[int(clip.onset_s * SAMPLE_RATE):]
+        gap = np.zeros(int(rng.uniform(0.05, 0.12) * SAMPLE_RATE), np.float32)
+        parts += [audio, gap]
+    return np.concatenate(parts[:-1])
 
 
 def training_examples(library, rng: np.random.Generator, copies: int = 3, split: str = "train"):
@@ -55,15 +69,20 @@ def training_examples(library, rng: np.random.Generator, copies: int = 3, split:
         by_class.setdefault(clip_class(clip), []).append(clip)
     for name, members in by_class.items():
         for clip in members:
-            for _ in range(copies):
+            # the effects have few clips each: more placements of each
+            for _ in range(copies if name in (VOICE, WHISPERED) else EFFECT_COPIES * copies):
                 n_voices = int(rng.integers(1, 5)) if name in (VOICE, WHISPERED) else 1
                 same = [c for c in members if c.label == clip.label]
                 group = [clip] + [same[int(rng.integers(len(same)))] for _ in range(n_voices - 1)]
                 audio = [library.audio(c)[int(c.onset_s * SAMPLE_RATE):] for c in group]
+                if clip.label == "SQUEAK":
+                    audio = [squeak_run(library, same, rng)]
                 onset = int(rng.uniform(0.05, 0.25) * SAMPLE_RATE)
                 mixed = mix_voices(audio, slot, onset, rng)
                 mixed = set_level(mixed, float(rng.uniform(-32.0, -12.0)))
-                snr_db = float(rng.uniform(10.0, 30.0))
+                # a quiet room too: a clean squeaker's tone stands far above any noise
+                snr_db = CLEAN_SNR_DB if rng.random() < CLEAN_SHARE else \
+                    float(rng.uniform(10.0, 30.0))
                 # babble only under words: under claps it made percussion look like a voice
                 babbling = name in (VOICE, WHISPERED) and rng.random() < 0.5
                 noisy = add_babble(mixed, snr_db, speech, rng) if babbling else \
