@@ -297,7 +297,7 @@ class Referee:
             if best is not None and first > best[1] + MAX_PERIOD_S:
                 break
             own = self._solo_syllables(i)
-            first_end = self._solo_end(own, i, solo_syllables)
+            first_end = self._solo_end(onsets, i, solo_syllables)
             if horizon < first_end and not final:
                 waiting = True
                 break  # the first solo is still being said
@@ -309,8 +309,7 @@ class Referee:
                 second = onsets[j]
                 if not earliest <= second <= first + MAX_PERIOD_S:
                     continue
-                second_end = min(self._solo_end(self._solo_syllables(j), j, solo_syllables),
-                                 2 * second - first)
+                second_end = min(self._solo_end(onsets, j, solo_syllables), 2 * second - first)
                 if horizon < second_end and not final:
                     waiting = True
                     break  # the second solo is still being said
@@ -403,16 +402,14 @@ class Referee:
             own.append(s.time_s)
         return own
 
-    def _solo_end(self, own: list[float], i: int, syllables: int) -> float:
-        """Where a solo with syllable onsets `own` (starting at syllable i) ends: after
-        its own syllables (it may be said slowly), at most `SOLO_CHECK_S` plus a tail,
-        and before the next word."""
-        last = own[syllables - 1] if len(own) >= syllables else own[0] + SOLO_CHECK_S
-        end = min(last, own[0] + SOLO_CHECK_S) + SOLO_TAIL_S
-        after = i + len(own)
-        if after < len(self._syllables):
-            end = min(end, max(self._syllables[after].time_s, own[-1] + MIN_SYLLABLE_GAP_S))
-        return end
+    @staticmethod
+    def _solo_end(onsets: list[float], i: int, syllables: int) -> float:
+        """Where a solo starting at onsets[i] ends: after its own syllables (it may be
+        said slowly, or the detector may split it where it pauses), at most
+        `SOLO_CHECK_S` plus a tail."""
+        own = onsets[i:i + syllables]
+        last = own[-1] if len(own) == syllables else onsets[i] + SOLO_CHECK_S
+        return min(last, onsets[i] + SOLO_CHECK_S) + SOLO_TAIL_S
 
     def _is_solo_word(self, onset_s: float, end_s: float) -> bool:
         """Does the audio between `onset_s` and `end_s` sound like a solo? (cached)"""
