@@ -301,7 +301,7 @@ class Referee:
             if horizon < first_end and not final:
                 waiting = True
                 break  # the first solo is still being said
-            if not self._is_solo_word(first, first_end):
+            if self._noise_before_word(i, own) or not self._is_solo_word(first, first_end):
                 continue
             said_s = own[min(len(own), solo_syllables) - 1]
             earliest = max(first + MIN_PERIOD_S, said_s + MIN_SYLLABLE_GAP_S)
@@ -334,6 +334,15 @@ class Referee:
         if best is not None and (final or not waiting):
             return self._take_solos(best[1], best[2])
         return False
+
+    def _noise_before_word(self, i: int, own: list[float]) -> bool:
+        """True when the sound at syllable i stops short of a solo and a pause no solo
+        has follows before more syllables without a word start: noise that the
+        room's sound glued onto the lead's first word."""
+        after = i + len(own)
+        return len(own) < expected_syllables(self.slots[0].expected) and \
+            after < len(self._syllables) and not self._syllables[after].starts_word and \
+            self._syllables[after].time_s - own[-1] > SOLO_MAX_GAP_S
 
     def _sounds_between(self, first_said_s: float, second_s: float) -> int:
         """What is heard between the first solo's own syllables and the second solo:
