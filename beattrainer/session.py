@@ -14,19 +14,30 @@ from beattrainer.audio import PIPELINE_SR
 from beattrainer.dsp.onsets import OnsetDetector
 from beattrainer.judge import HeardSlot, JudgeReport, Referee
 from beattrainer.mzkz.model import MIEZEKATZE, NAME, Expected, Performance, Slot, Sound
+from beattrainer.recognize.vocabulary import CARD_WORDS
+
+
+# Card words listened for only when a card in play asks for them: a whispered word
+# sounds much like SHH, and a MIEZEKATZE much like WINKEKATZE (both end in -KATZE);
+# hearing these where they cannot be due would fail correct words.
+ONLY_WHEN_IN_PLAY = ("SHH", "WINKEKATZE", "WAVING CAT")
 
 
 def performance_vocabulary(performance: Performance) -> tuple[str, ...]:
-    """Every label any slot of the performance can ask for.
+    """Every label any slot of the performance can ask for, and the other card words.
 
-    Player names are in it only where a card asks for one (09: the lead's name,
-    13: everyone's): a group never calls a name elsewhere, and names allowed
-    everywhere were what the speech layer most often imagined in noise.
+    The card words not in play are there because saying one where MIEZEKATZE
+    is due (a card of an earlier performance, a mixed-up substitute) is the
+    commonest mistake: unheard of, such a word was taken for the nearest
+    word in play. Player names are in it only where a card asks for one (09:
+    the lead's name, 13: everyone's): a group never calls a name elsewhere, and
+    names allowed everywhere were what the speech layer most often imagined.
     """
     labels: list[str] = [MIEZEKATZE]
     for slot in performance.slots:
         labels.extend(label for label in slot.expected.labels
                       if label not in ("SILENCE", NAME))
+    labels.extend(word for word in CARD_WORDS if word not in ONLY_WHEN_IN_PLAY)
     return tuple(dict.fromkeys(labels))
 
 

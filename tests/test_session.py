@@ -19,6 +19,15 @@ def test_every_word_a_card_asks_for_is_in_the_vocabulary():
     assert {"MIEZEKATZE", "YEAH", "YO", "SHH"} <= set(words)
 
 
+def test_card_words_not_in_play_are_listened_for_too():
+    """Saying another card's word where MIEZEKATZE is due must be heard as that word."""
+    words = vocabulary(["04", "15"])
+    assert {"WOW", "BAM", "DING DONG", "MIAU"} <= set(words)
+    # except those that sound like MIEZEKATZE or a whisper
+    assert not {"WINKEKATZE", "WAVING CAT"} & set(words)
+    assert "SHH" not in vocabulary(["04", "11"])
+
+
 def test_names_are_not_listened_for_when_no_card_asks_for_one():
     words = vocabulary(["04", "15", "28", "12"])
     assert not {"ANNA", "BEN", "CEM"} & set(words)

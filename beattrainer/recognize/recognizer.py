@@ -230,13 +230,21 @@ class SlotRecognizer:
         return self.end_slot()
 
     def probe(self, samples: np.ndarray, ctx: SlotContext) -> Heard:
-        """Like `recognize`, but leaves no trace: the room's floor and the group's
-        normal words are what they were. For trying windows (where do the solos
-        start?) without the tries changing later decisions.
+        """Like `recognize`, but leaves no trace, for trying windows (where do the
+        solos start?) without the tries changing later decisions.
+
+        The room's floor and the group's normal words stay what they were, and
+        the speech decoder is not asked: its channel normalisation carries over
+        from one utterance to the next, so how many windows were tried (which
+        depends on how the audio arrived in blocks) would change what it hears
+        in later slots.
         """
         floor_db, normal = self._floor_db, list(self._normal)
         try:
-            return self.recognize(samples, ctx)
+            samples = np.asarray(samples, dtype=np.float32).reshape(-1)
+            samples = np.nan_to_num(samples[:int(MAX_SLOT_S * SAMPLE_RATE)], nan=0.0,
+                                    posinf=1.0, neginf=-1.0)
+            return self.judge(self._analyse(samples, ctx.group, None), ctx)
         finally:
             self._floor_db, self._normal = floor_db, normal
 

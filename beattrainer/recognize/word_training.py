@@ -93,7 +93,7 @@ def warped(samples: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def rendered_examples(n_performances: int, split: str, rng: np.random.Generator,
-                      warps: int = 0):
+                      warps: int = 0, features_of=word_features):
     """(features, class) of every sounding or silent slot of seeded renders,
     plus `warps` formant-shifted copies of each.
     """
@@ -118,7 +118,7 @@ def rendered_examples(n_performances: int, split: str, rng: np.random.Generator,
         for slot, a, b in slot_windows(truth, len(samples)):
             audio = samples[max(a, 0):b]
             copies = [audio] + [warped(audio, rng) for _ in range(warps)]
-            features.extend(word_features(copy) for copy in copies)
+            features.extend(features_of(copy) for copy in copies)
             classes.extend([slot_class(slot)] * len(copies))
     return features, classes
 
