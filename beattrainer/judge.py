@@ -46,6 +46,7 @@ LEAD_IN_S = 0.03             # slot audio starts this long before the heard onse
 WEAK_START_DB = 6.0          # a word start this much weaker than the slot's strongest is noise
 SILENCE_LABELS = {"SILENCE", "NOISE", "PERCUSSION"}
 HIT_LABELS = {"KISS", "SQUEAK"}  # sounds the onset detector reports as percussion
+HIT_PAUSE_S = 0.6  # [s] squeaks of one squeezing follow each other faster than this
 
 
 class MistakeKind(str, Enum):
@@ -456,7 +457,7 @@ class Referee:
         if horizon < search_end and (not final or self.time_s < search_end):
             return None  # its audio has not (or never) fully arrived: not judged
         onset = self._word_start_near(expected_s, period)
-        if slot.expected.sound is Sound.NONVERBAL or set(slot.expected.labels) & HIT_LABELS:
+        if _is_hit(slot.expected):
             # a kiss or a squeak is as sharp as a clap: the detector reports it as
             # percussion, which is what this slot may sound like (09: the lead's
             # squeak in place of the others calling the lead's name)
@@ -468,7 +469,8 @@ class Referee:
             return self._judge_silence(slot, expected_s, final)
         end_s = self._word_end(onset if onset is not None else expected_s, final,
                                free=slot.expected.free_timing,
-                               syllables=_free_syllables(slot.expected))
+                               syllables=_free_syllables(slot.expected),
+                               hit_follows=self._hit_follows(slot))
         if end_s is None:
             return None
         return self._judge_voiced(slot, expected_s, onset, end_s, timed=True)
@@ -499,11 +501,18 @@ class Referee:
         if slot.expected.sound is Sound.SILENCE:
             # a silent slot cannot anchor: it passes, the next heard slot anchors
             return SlotVerdict(slot, None, None, None, verdict="ok")
+        if _is_hit(slot.expected):
+            later = sorted([*later, *(p.time_s for p in self.percussion if p.time_s > start)])
+        if slot.role is Role.FINAL and (later or final):
+            self._reanchor_pending = False
+            return SlotVerdict(slot, None, later[0] if later else None, None,
+                               verdict="not_judged", message="the final move is free")
         if not later:
             return None  # not heard yet (at the end of the stream: never)
         onset = later[0]
         end_s = self._word_end(onset, final, free=slot.expected.free_timing,
-                               syllables=_free_syllables(slot.expected))
+                               syllables=_free_syllables(slot.expected),
+                               hit_follows=self._hit_follows(slot))
         if end_s is None:
             return None
         self._tracker.reanchor(slot.beat, onset)
@@ -574,12 +583,15 @@ class Referee:
         return next(o.time_s for o in near if o.strength >= strongest - WEAK_START_DB)
 
     def _word_end(self, onset_s: float, final: bool, free: bool = False,
-                  syllables: int = 0) -> float | None:
+                  syllables: int = 0, hit_follows: bool = False) -> float | None:
         """Where the slot's audio ends: at the next word start, or a period later.
 
         A free-timing slot may run long; a slow MIEZEKATZE (`syllables` = 4) may
         pause between its syllables, so its end is looked for after its last one.
-        Returns None while that is not known yet.
+        Where the next slot is a kiss or a squeak (`hit_follows`), a hit after a
+        pause (`HIT_PAUSE_S`) also ends the slot: it is the next card's sound,
+        not one more of this slot's squeaks. Returns None while that is not
+        known yet.
         """
         period = self._tracker.period_s
         earliest = onset_s + (0.8 if free else 0.5) * period
@@ -588,12 +600,25 @@ class Referee:
             if len(mine) == syllables:
                 earliest = max(earliest, mine[-1] + 0.05)
         later = [w.time_s for w in self._word_starts if w.time_s >= earliest]
+        if hit_follows:
+            later = sorted([*later, *self._hits_after_pause(onset_s, earliest)])
         limit = onset_s + (3.0 if free else 1.0) * period
         if later and later[0] <= limit:
             return later[0]
         if self.time_s - self.detector.latency_s >= limit or final:
             return min(limit, self.time_s)
         return None
+
+    def _hit_follows(self, slot: Slot) -> bool:
+        """Whether the slot after `slot` is a kiss or a squeak."""
+        i = self.slots.index(slot) + 1
+        return i < len(self.slots) and _is_hit(self.slots[i].expected)
+
+    def _hits_after_pause(self, onset_s: float, earliest_s: float) -> list[float]:
+        """Percussive hits from `earliest_s` on that follow a pause of `HIT_PAUSE_S`."""
+        times = [p.time_s for p in self.percussion if p.time_s > onset_s]
+        return [t for prev, t in zip([onset_s, *times], times)
+                if t >= earliest_s and t - prev >= HIT_PAUSE_S]
 
     # ------------------------------------------------------------------ judging
 
@@ -702,8 +727,8 @@ class Referee:
                 pass  # a silent free slot while the grid is lost: keep looking from before
             elif slot.expected.voiced or slot.expected.sound is Sound.NONVERBAL:
                 self._after_free_from_s = self._word_end(
-                    start, final=True, free=True,
-                    syllables=_free_syllables(slot.expected)) - 0.01
+                    start, final=True, free=True, syllables=_free_syllables(slot.expected),
+                    hit_follows=self._hit_follows(slot)) - 0.01
             else:
                 self._after_free_from_s = start + 0.5 * self._tracker.period_s
         elif verdict.heard_onset_s is not None and verdict.offset_ms is not None:
@@ -782,6 +807,11 @@ class Referee:
 # syllables of the longer words a card can ask for (every other word and name: one)
 _SYLLABLES = {MIEZEKATZE: 4, "WINKEKATZE": 4, "WUIKKIWUIKKI": 4, "WAVING CAT": 3,
               "DING DONG": 2, "MIAU": 2}
+
+
+def _is_hit(expected: Expected) -> bool:
+    """A kiss or a squeak is due (09: the lead may squeak instead of the name)."""
+    return expected.sound is Sound.NONVERBAL or bool(set(expected.labels) & HIT_LABELS)
 
 
 def expected_syllables(expected: Expected) -> int:

@@ -35,8 +35,7 @@ from beattrainer.recognize.vocabulary import (
 EFFECT_CLASS = {"HISS": HISS_CLASS, "SHH": SHH_CLASS, "KISS": CLICK, "SQUEAK": SQUEAK,
                 "ZOMBIE": GROWL}
 SLOT_S = 1.6
-CLEAN_SHARE = 0.15     # share of slots in a quiet room
-CLEAN_SNR_DB = 60.0
+CLEAN_SHARE = 0.15     # share of slots without any noise
 EFFECT_COPIES = 4      # times as many placements per effect clip as per word clip
 
 
@@ -80,9 +79,12 @@ def training_examples(library, rng: np.random.Generator, copies: int = 3, split:
                 onset = int(rng.uniform(0.05, 0.25) * SAMPLE_RATE)
                 mixed = mix_voices(audio, slot, onset, rng)
                 mixed = set_level(mixed, float(rng.uniform(-32.0, -12.0)))
-                # a quiet room too: a clean squeaker's tone stands far above any noise
-                snr_db = CLEAN_SNR_DB if rng.random() < CLEAN_SHARE else \
-                    float(rng.uniform(10.0, 30.0))
+                # a silent room too (the renderer's clean condition has no noise at
+                # all): a clean squeaker's tone has no noise between its partials
+                if rng.random() < CLEAN_SHARE:
+                    examples.append((describe_slot(mixed), name))
+                    continue
+                snr_db = float(rng.uniform(10.0, 30.0))
                 # babble only under words: under claps it made percussion look like a voice
                 babbling = name in (VOICE, WHISPERED) and rng.random() < 0.5
                 noisy = add_babble(mixed, snr_db, speech, rng) if babbling else \

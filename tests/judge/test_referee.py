@@ -203,3 +203,23 @@ def test_solos_are_found_in_noise(render, cards, mode, number, mistake, options,
     # the grid is not a word off: the group's first word is expected where it was said
     assert report.slots[2].expected_onset_s == pytest.approx(
         truth["slots"][2]["word_onset_s"], abs=0.08)
+
+
+def test_a_squeak_card_after_the_squeaker_name_card_is_its_own_slot(render):
+    """09's squeaks and 44's single squeak after it: 44 starts at its own hit,
+    not at the next word (09's free-timing window once swallowed it)."""
+    perf, samples, sr, truth = render(["09", "44", "42", "07"], seed=855667183, voices=1,
+                                      period_s=1.6, players=("Anna", "Ben", "Cem", "Mei"))
+    report = judge(perf, samples)
+    assert report.result == "completed", report.to_json()["mistake"]
+    squeak_44 = next(s for s in report.slots if s.slot.card == "44")
+    truth_44 = next(t for t in truth["slots"] if t["index"] == squeak_44.slot.index)
+    assert squeak_44.heard_onset_s == pytest.approx(truth_44["word_onset_s"], abs=0.03)
+
+
+def test_the_final_move_after_a_free_timing_card_is_not_judged(render):
+    perf, samples, sr, truth = render(["04", "44"], seed=12, voices=3, snr_db=20.0)
+    report = judge(perf, samples)
+    final = [s for s in report.slots if s.slot.role.value == "final"]
+    assert final and all(s.verdict == "not_judged" for s in final)
+    assert report.result == "completed", report.to_json()["mistake"]
