@@ -24,21 +24,29 @@ ONLY_WHEN_IN_PLAY = ("SHH", "WINKEKATZE", "WAVING CAT")
 
 
 def performance_vocabulary(performance: Performance) -> tuple[str, ...]:
-    """Every label any slot of the performance can ask for, and the other card words.
+    """Every label any slot of the performance can ask for.
 
-    The card words not in play are there because saying one where MIEZEKATZE
-    is due (a card of an earlier performance, a mixed-up substitute) is the
-    commonest mistake: unheard of, such a word was taken for the nearest
-    word in play. Player names are in it only where a card asks for one (09:
-    the lead's name, 13: everyone's): a group never calls a name elsewhere, and
-    names allowed everywhere were what the speech layer most often imagined.
+    Player names are in it only where a card asks for one (09: the lead's name,
+    13: everyone's): a group never calls a name elsewhere, and names allowed
+    everywhere were what the speech layer most often imagined.
     """
     labels: list[str] = [MIEZEKATZE]
     for slot in performance.slots:
         labels.extend(label for label in slot.expected.labels
                       if label not in ("SILENCE", NAME))
-    labels.extend(word for word in CARD_WORDS if word not in ONLY_WHEN_IN_PLAY)
     return tuple(dict.fromkeys(labels))
+
+
+def other_card_words(performance: Performance) -> tuple[str, ...]:
+    """The substitute words of the cards not in play, which the referee also hears.
+
+    Saying one where MIEZEKATZE is due (a card of an earlier performance, a
+    mixed-up substitute) is the commonest mistake: unheard of, such a word was
+    taken for the nearest word in play. They are rarely said, so the
+    recognizer takes them only on clear evidence.
+    """
+    in_play = set(performance_vocabulary(performance))
+    return tuple(w for w in CARD_WORDS if w not in in_play and w not in ONLY_WHEN_IN_PLAY)
 
 
 def _plain_miezekatze(expected: Expected) -> bool:
@@ -71,7 +79,7 @@ class RecognizerAdapter:
         """
         from beattrainer.recognize import SlotContext
 
-        ctx = SlotContext(expected=expected, group=self._profile())
+        ctx = SlotContext(expected=expected, group=self._profile(), performer=slot.performer)
         heard = self.recognizer.recognize(samples, ctx)
         return HeardSlot(heard.label, heard.accepted, heard.confidence, heard.level_db)
 
@@ -79,7 +87,8 @@ class RecognizerAdapter:
         """Try a window without leaving a trace in the recognizer's state."""
         from beattrainer.recognize import SlotContext
 
-        heard = self.recognizer.probe(samples, SlotContext(expected=expected, group=self._profile()))
+        heard = self.recognizer.probe(samples, SlotContext(expected=expected, group=self._profile(),
+                                                           performer=slot.performer))
         return HeardSlot(heard.label, heard.accepted, heard.confidence, heard.level_db)
 
     def learn_slot(self, samples: np.ndarray, expected: Expected, slot: Slot) -> None:
@@ -117,6 +126,7 @@ def make_recognizer(performance: Performance, backend: str = "auto",
 
     recognizer = SlotRecognizer.create(backend=backend,
                                        vocabulary=performance_vocabulary(performance),
+                                       unlikely=other_card_words(performance),
                                        strictness=strictness, vosk_model=vosk_model)
     return RecognizerAdapter(recognizer)
 

@@ -221,7 +221,7 @@ def judge_performance(rec: SlotRecognizer, samples, sr, truth, perf, tally: Tall
 
 def render_run(args) -> None:
     from beattrainer.mzkz.catalog import load_catalog
-    from beattrainer.session import performance_vocabulary
+    from beattrainer.session import other_card_words, performance_vocabulary
     from beattrainer.synth.render import RenderOptions, render_performance
 
     lib = ClipLibrary.load()
@@ -252,7 +252,8 @@ def render_run(args) -> None:
         samples, sr, truth = render(int(rng.integers(1 << 30)))
         vocabulary = performance_vocabulary(perf)
         for with_templates in (False, True):
-            rec = SlotRecognizer.create(backend=args.backend, vocabulary=vocabulary)
+            rec = SlotRecognizer.create(backend=args.backend, vocabulary=vocabulary,
+                                        unlikely=other_card_words(perf))
             if with_templates:  # an earlier performance of the same group and cards
                 old, old_sr, old_truth = render(int(rng.integers(1 << 30)))
                 slots = {s.index: s for s in perf.slots}
@@ -414,7 +415,8 @@ def clips_run(args) -> None:
         snr = (30.0, 20.0, 10.0)[g % 3]
         group = group_profile(lib, voices, rng, snr)
         for with_templates in (False, True):
-            rec = SlotRecognizer.create(backend=args.backend, vocabulary=vocabulary)
+            rec = SlotRecognizer.create(backend=args.backend, vocabulary=vocabulary,
+                                        unlikely=other_card_words(perf))
             if with_templates:  # an earlier performance of this group: rendition 1
                 for item in items:
                     if item.label != "SILENCE" and item.modifier is None:

@@ -93,6 +93,9 @@ class SlotAcoustics:
         stays high for a mixture of several voices; whispers have almost none.
     flatness_db : float
         Power-weighted mean flatness of the harmonic band over the sounding frames [dB].
+    pitch_low_hz : float or None
+        The 20th percentile of the voiced frames' pitch [Hz]: in a group, the
+        lowest voices' pitch, which the median (any voice's) hides.
     """
 
     level_db: float | None
@@ -110,6 +113,7 @@ class SlotAcoustics:
     decay_db_per_s: float
     harmonic_share: float = 0.0
     flatness_db: float = 0.0
+    pitch_low_hz: float | None = None
 
     @property
     def sounding(self) -> bool:
@@ -287,6 +291,7 @@ def describe_slot(samples: np.ndarray, floor_db: float | None = None) -> SlotAco
     voiced = active & (frames.voicing >= VOICED_CORRELATION)
     level = float(10.0 * np.log10(np.mean(power)))
     pitch = float(np.median(frames.pitch_hz[voiced])) if voiced.sum() >= 3 else None
+    pitch_low = float(np.percentile(frames.pitch_hz[voiced], 20)) if pitch else None
     starts = count_syllables(frames.level_db, active)
     # frame i covers samples [i*hop, i*hop + frame); report onsets at the window's end
     offset_s = (FRAME_SAMPLES - HOP_SAMPLES) / SAMPLE_RATE
@@ -311,6 +316,7 @@ def describe_slot(samples: np.ndarray, floor_db: float | None = None) -> SlotAco
         decay_db_per_s=float(decay),
         harmonic_share=_harmonic_share(frames, active),
         flatness_db=float(np.sum(frames.flatness_db[active] * power) / np.sum(power)),
+        pitch_low_hz=pitch_low,
     )
 
 
@@ -357,12 +363,14 @@ class GroupProfile:
     pitch_hz : float or None [Hz]
     duration_s : float [s]
     floor_db : float or None, the room's noise floor [dBFS]
+    pitch_low_hz : float or None, the lowest voices' pitch [Hz]
     """
 
     level_db: float
     pitch_hz: float | None
     duration_s: float
     floor_db: float | None = None
+    pitch_low_hz: float | None = None
 
     @classmethod
     def from_acoustics(cls, solos: list[SlotAcoustics]) -> GroupProfile:
@@ -371,11 +379,13 @@ class GroupProfile:
         if not sounding:
             raise ValueError("no sounding solo to take the group's normal voice from")
         pitches = [a.pitch_hz for a in sounding if a.pitch_hz]
+        lows = [a.pitch_low_hz for a in sounding if a.pitch_low_hz]
         return cls(
             level_db=float(np.mean([a.level_db for a in sounding])),
             pitch_hz=float(np.median(pitches)) if pitches else None,
             duration_s=float(np.mean([a.duration_s for a in sounding])),
             floor_db=float(min(a.floor_db for a in sounding)),
+            pitch_low_hz=float(np.median(lows)) if lows else None,
         )
 
 
@@ -397,12 +407,26 @@ def dynamics_scores(acoustics: SlotAcoustics, group: GroupProfile) -> dict[str, 
                            - SLOW_LONGER_RATIO) / 0.08),
         "whisper": whisper_score(acoustics),
     }
-    if acoustics.pitch_hz and group.pitch_hz:
-        semitones = 12.0 * np.log2(acoustics.pitch_hz / group.pitch_hz)
-        scores["high"] = _logistic((semitones - HIGH_ABOVE_SEMITONES) / 0.7)
-    else:
-        scores["high"] = 0.0
+    scores["high"] = _logistic((pitch_rise_semitones(acoustics, group) - HIGH_ABOVE_SEMITONES)
+                               / 0.7)
     return scores
+
+
+def pitch_rise_semitones(acoustics: SlotAcoustics, group: GroupProfile) -> float:
+    """How much higher the slot sounds than the group's normal word [semitones].
+
+    The larger of the median's and the lowest voices' rise: a group's pitch
+    track jumps between its voices, so when a mixed group (or one of its
+    players alone) goes high, the median may even fall while the lowest
+    voices rise clearly. (A normal word heard as high costs nothing where a
+    plain word is due; only where high is due does the rise decide.)
+    """
+    rises = []
+    if acoustics.pitch_hz and group.pitch_hz:
+        rises.append(12.0 * np.log2(acoustics.pitch_hz / group.pitch_hz))
+    if acoustics.pitch_low_hz and group.pitch_low_hz:
+        rises.append(12.0 * np.log2(acoustics.pitch_low_hz / group.pitch_low_hz))
+    return float(max(rises)) if rises else -np.inf
 
 
 def whisper_score(acoustics: SlotAcoustics) -> float:

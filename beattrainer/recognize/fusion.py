@@ -32,6 +32,7 @@ TEMPLATE_SCALE = 1.0           # [DTW distance units per log-score unit]
 WORD_WEIGHT = 0.6              # the word model's log-posterior counts this much
 WORD_FLOOR = -5.0              # [log-posterior] below this, less likely is not worse
 TEMPLATE_CAP = 8.0             # [DTW distance units] beyond this, further is not worse
+UNLIKELY_PRIOR = 1.5           # a word no card in play asks for is said far less often
 EXPECTED_PRIOR = {"lenient": 2.5, "normal": 1.0, "strict": 0.0}
 ACCEPT_POSTERIOR = {"lenient": 0.2, "normal": 0.0, "strict": 0.0}
 STRICT_MIN_CONFIDENCE = 0.6
@@ -109,7 +110,8 @@ def label_class_log(label: str, class_log: dict[str, float]) -> float:
 
 
 def label_scores(labels, syllables_of, evidence: Evidence, expected_labels,
-                 strictness: str, quiet_is_due: bool = False) -> dict[str, float]:
+                 strictness: str, quiet_is_due: bool = False,
+                 unlikely=frozenset()) -> dict[str, float]:
     """Fused log-score of every label.
 
     Parameters
@@ -121,6 +123,8 @@ def label_scores(labels, syllables_of, evidence: Evidence, expected_labels,
     strictness : "lenient", "normal" or "strict"
     quiet_is_due : a quiet word is due; it may lie near the room's level, so the
         level is no sign of silence there
+    unlikely : labels that are rarely said (another card's word): they pay
+        UNLIKELY_PRIOR
     """
     scores: dict[str, float] = {}
     templates = evidence.template_distance or {}
@@ -163,6 +167,8 @@ def label_scores(labels, syllables_of, evidence: Evidence, expected_labels,
         score += level_evidence(label, evidence.level_change_db, quiet_is_due)
         if label in expected_labels:
             score += EXPECTED_PRIOR[strictness]
+        elif label in unlikely:
+            score -= UNLIKELY_PRIOR
         scores[label] = score
     return scores
 
@@ -238,7 +244,7 @@ def heard_modifier(due: str | None, scores: dict[str, float] | None) -> str | No
 
 
 def decide(labels, syllables_of, evidence: Evidence, expected: Item, alternatives=(),
-           strictness: str = "normal") -> Decision:
+           strictness: str = "normal", unlikely=frozenset()) -> Decision:
     """One decision for the slot.
 
     The heard label is the best fused label; it carries a modifier when it is a
@@ -252,7 +258,7 @@ def decide(labels, syllables_of, evidence: Evidence, expected: Item, alternative
     labels = tuple(labels)
     expected_labels = {expected.label, *alternatives}
     scores = label_scores(labels, syllables_of, evidence, expected_labels, strictness,
-                          quiet_is_due=expected.modifier == "quiet")
+                          quiet_is_due=expected.modifier == "quiet", unlikely=unlikely)
     values = np.array([scores[label] for label in labels])
     post = np.exp(values - values.max())
     post /= post.sum()

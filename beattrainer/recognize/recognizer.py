@@ -58,12 +58,17 @@ class SlotContext:
     syllable_onsets_s : tuple of float
         Syllable onsets the onset detector found in the slot [s from the slot
         start]; when given, their count replaces the recognizer's own.
+    performer : int or None
+        Who performs the slot: a player (0 = the lead) or None for everyone.
+        Quiet, loud and high are judged against this performer's own normal
+        words where there are any.
     """
 
     expected: object
     candidates: tuple[str, ...] = ()
     group: GroupProfile | None = None
     syllable_onsets_s: tuple[float, ...] | None = None
+    performer: int | None = None
 
     def expected_item(self) -> tuple[Item, tuple[str, ...]]:
         """The due item and its alternative labels."""
@@ -136,10 +141,11 @@ class SlotRecognizer:
 
     def __init__(self, vocabulary: tuple[str, ...], lexicon: Lexicon, class_model: ClassModel,
                  speech=None, strictness: str = "normal",
-                 word_model: WordModel | None = None) -> None:
+                 word_model: WordModel | None = None, unlikely=()) -> None:
         if strictness not in STRICTNESS:
             raise RecognizeError(f"unknown strictness {strictness!r} ({', '.join(STRICTNESS)})")
         self.vocabulary = vocabulary
+        self.unlikely = frozenset(unlikely)
         self.lexicon = lexicon
         self.class_model = class_model
         self.word_model = word_model
@@ -147,14 +153,16 @@ class SlotRecognizer:
         self.strictness = strictness
         self.templates = TemplateStore()
         self._floor_db: float | None = None
-        self._normal: list[SlotAcoustics] = []  # accepted words due and heard without modifier
+        # (performer, acoustics) of accepted plain words, the last few per performer
+        self._normal: list[tuple[int | None, SlotAcoustics]] = []
         self._ctx: SlotContext | None = None
         self._blocks: list[np.ndarray] = []
         self._n_samples = 0
 
     @classmethod
     def create(cls, backend: str = "auto", vocabulary=(), strictness: str = "normal",
-               vosk_model: str | Path | None = None, use_espeak: bool = True) -> SlotRecognizer:
+               vosk_model: str | Path | None = None, use_espeak: bool = True,
+               unlikely=()) -> SlotRecognizer:
         """Build a recognizer for a performance's vocabulary.
 
         Parameters
@@ -167,16 +175,19 @@ class SlotRecognizer:
         strictness : "lenient", "normal" or "strict"
         vosk_model : path to an unpacked vosk model
         use_espeak : derive name pronunciations with espeak-ng when installed
+        unlikely : labels also listened for, but rarely said (the words of cards
+            not in play): heard only on clear evidence
 
         Raises
         ------
         RecognizeError, BackendError, LexiconError, ClassModelError
             With a one-line message.
         """
-        labels = full_vocabulary(vocabulary or ("MIEZEKATZE",))
+        labels = full_vocabulary((*(vocabulary or ("MIEZEKATZE",)), *unlikely))
         lexicon = lexicon_for(labels, use_espeak=use_espeak)
         speech = create_backend(backend, labels, lexicon, vosk_model)
-        return cls(labels, lexicon, load_class_model(), speech, strictness, load_word_model())
+        return cls(labels, lexicon, load_class_model(), speech, strictness, load_word_model(),
+                   unlikely=(u for u in unlikely if u not in (vocabulary or ("MIEZEKATZE",))))
 
     @property
     def backend_name(self) -> str:
@@ -301,7 +312,7 @@ class SlotRecognizer:
         syllables = len(ctx.syllable_onsets_s) if ctx.syllable_onsets_s is not None \
             else acoustics.syllables
         labels = self._labels(ctx, expected, alternatives)
-        reference = self.reference(ctx.group)
+        reference = self.reference(ctx.group, ctx.performer)
         modifier_scores = dynamics_scores(acoustics, reference) if reference else \
             _whisper_only(acoustics)
         level_change = acoustics.level_db - reference.level_db \
@@ -317,7 +328,7 @@ class SlotRecognizer:
             level_change_db=level_change,
         )
         decision = decide(labels, self._syllables_of, evidence, expected, alternatives,
-                          self.strictness)
+                          self.strictness, self.unlikely)
         return Heard(
             label=str(decision.heard),
             confidence=decision.confidence,
@@ -331,7 +342,8 @@ class SlotRecognizer:
             posteriors=decision.posteriors,
         )
 
-    def reference(self, group: GroupProfile | None) -> GroupProfile | None:
+    def reference(self, group: GroupProfile | None,
+                  performer: int | None = None) -> GroupProfile | None:
         """The group's normal voice that quiet, loud and high are judged against.
 
         The referee's profile comes from the plain MIEZEKATZEs, the solos
@@ -340,15 +352,22 @@ class SlotRecognizer:
         pitch is a mixture. So the level and pitch of the last few words the
         group was due and heard to say normally (any word) take precedence;
         the profile keeps the duration (only MIEZEKATZE is slow) and the floor.
+        Where one player performs a slot (`performer`), that player's own
+        normal words are the reference once there are any: in a solo round a
+        male voice's high word is no higher than a female voice's normal one.
         """
-        recent = self._normal[-REFERENCE_SLOTS:]
+        recent = [a for who, a in self._normal if who == performer][-REFERENCE_SLOTS:] \
+            or [a for _, a in self._normal][-REFERENCE_SLOTS:]
         if not recent:
             return group
         pitches = [a.pitch_hz for a in recent if a.pitch_hz]
         pitch = float(np.median(pitches)) if pitches else (group.pitch_hz if group else None)
+        lows = [a.pitch_low_hz for a in recent if a.pitch_low_hz]
+        low = float(np.median(lows)) if lows else (group.pitch_low_hz if group else None)
         return GroupProfile(
             level_db=float(np.median([a.level_db for a in recent])),
             pitch_hz=pitch,
+            pitch_low_hz=low,
             duration_s=group.duration_s if group else float(np.median(
                 [a.duration_s for a in recent])),
             floor_db=group.floor_db if group else None,
@@ -358,12 +377,17 @@ class SlotRecognizer:
         """Keep a slot as the group's normal voice when a plain word was due and heard so."""
         expected, _ = ctx.expected_item()
         item = Item.parse(heard.label)
-        if (heard.accepted and expected.modifier is None and item.modifier is None
+        # (heard high or loud is still the group's normal word where a plain one is
+        # due: a group louder or higher than the lead's solos is what it is to learn)
+        if (heard.accepted and expected.modifier is None
+                and item.modifier not in ("whisper", "quiet")
                 and acoustics.sounding and acoustics.level_db is not None
                 and sound_class(item.label) == "voice" and is_speech(item.label)
                 and item.label != "SHH"):
-            self._normal.append(acoustics)
-            del self._normal[:-REFERENCE_SLOTS]
+            self._normal.append((ctx.performer, acoustics))
+            mine = [i for i, (who, _) in enumerate(self._normal) if who == ctx.performer]
+            if len(mine) > REFERENCE_SLOTS:
+                del self._normal[mine[0]]
 
     def _labels(self, ctx: SlotContext, expected: Item, alternatives) -> tuple[str, ...]:
         """Candidates: the context's (plus the expected labels and SILENCE), else the vocabulary."""

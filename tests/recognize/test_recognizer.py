@@ -199,3 +199,20 @@ def test_analyse_then_judge_equals_recognize(recognizer, make_slot):
         judged = recognizer.judge(recognizer.analyse(slot), ctx)
         assert (judged.label, judged.accepted) == (direct.label, direct.accepted)
         assert judged.confidence == pytest.approx(direct.confidence, abs=0.05)
+
+
+def test_high_is_judged_against_the_performers_own_normal_voice(make_slot):
+    """A solo round (challenge 9): a male voice's high word lies below a female
+    voice's normal one, so only his own normal words tell that he went high."""
+    rec = SlotRecognizer.create(backend="none", vocabulary=VOCABULARY)
+    normal = Expected(Sound.MZKZ, "MIEZEKATZE")
+    high = Expected(Sound.MZKZ, "MIEZEKATZE", modifier=Modifier.HIGH)
+    for index in (0, 1):
+        for performer, voice in ((0, "de-f4"), (1, "de-m7")):
+            heard = rec.recognize(make_slot("MIEZEKATZE", voice=voice, index=index),
+                                  SlotContext(expected=normal, performer=performer))
+            assert heard.accepted
+    his_high = make_slot("MIEZEKATZE", voice="de-m7", modifier="high")
+    assert rec.recognize(his_high, SlotContext(expected=high, performer=1)).accepted
+    her_normal = make_slot("MIEZEKATZE", voice="de-f4", index=2)
+    assert not rec.recognize(her_normal, SlotContext(expected=high, performer=0)).accepted
