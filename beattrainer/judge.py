@@ -23,7 +23,7 @@ from beattrainer.dsp.tempo import (
     refine_solo_onsets,
 )
 from beattrainer.events import Onset, OnsetKind
-from beattrainer.mzkz.model import MIEZEKATZE, Expected, Performance, Role, Slot, Sound
+from beattrainer.mzkz.model import MIEZEKATZE, Expected, Modifier, Performance, Role, Slot, Sound
 
 # Tolerances of the "normal" strictness (rulings section 5).
 OFF_BEAT_MIN_S = 0.120       # a word is off the beat beyond max(120 ms, 10% of T)
@@ -46,6 +46,7 @@ LEAD_IN_S = 0.03             # slot audio starts this long before the heard onse
 WEAK_START_DB = 6.0          # a word start this much weaker than the slot's strongest is noise
 SILENCE_LABELS = {"SILENCE", "NOISE", "PERCUSSION"}
 HIT_LABELS = {"KISS", "SQUEAK"}  # sounds the onset detector reports as percussion
+WORD_SPAN_FRACTION = 0.85  # a word's syllables start within this much of a period
 HIT_PAUSE_S = 0.6  # [s] squeaks of one squeezing follow each other faster than this
 
 
@@ -198,6 +199,7 @@ class Referee:
         self._normal_levels_db: list[float] = []  # levels of plain words heard right
         self._last_heard_s = -1.0     # onset of the last word judged [s]
         self._last_heard_syllables = 0
+        self._last_heard_span_s = float("inf")  # where its syllables may lie after its onset
         self._next = 0                 # index into self.slots of the next slot to judge
         self._reanchor_pending = False
         self._after_free_from_s: float | None = None
@@ -398,6 +400,7 @@ class Referee:
         self._solo_onsets_s = [first, second]
         self._last_heard_s = second
         self._last_heard_syllables = expected_syllables(self.slots[1].expected)
+        self._last_heard_span_s = WORD_SPAN_FRACTION * self._tracker.period_s
         return True
 
     def _solo_syllables(self, i: int) -> list[float]:
@@ -533,7 +536,11 @@ class Referee:
         n = self._last_heard_syllables
         if n == 0:  # a kiss, a squeak: a hit, not syllables
             return last + MIN_SYLLABLE_GAP_S
-        own = [s.time_s for s in self._syllables if s.time_s >= last]
+        # a word's own syllables lie within its beat: one a period on is the next
+        # word's (a whisper may show fewer syllables than it has, and words said
+        # without a gap between them show no word start)
+        own = [s.time_s for s in self._syllables
+               if last <= s.time_s < last + self._last_heard_span_s]
         if len(own) >= n:
             # (a whispered or mumbled word may show fewer syllables than it has)
             return min(own[n - 1] + MIN_SYLLABLE_GAP_S, next_start)
@@ -746,6 +753,8 @@ class Referee:
         if verdict.heard_onset_s is not None:
             self._last_heard_s = verdict.heard_onset_s
             self._last_heard_syllables = expected_syllables(verdict.slot.expected)
+            self._last_heard_span_s = _word_span_s(verdict.slot.expected,
+                                                   self._tracker.period_s)
 
     def _resolve_pending(self, next_onset: tuple[int, float] | None) -> list[SlotVerdict]:
         if self._pending is None:
@@ -812,6 +821,14 @@ _SYLLABLES = {MIEZEKATZE: 4, "WINKEKATZE": 4, "WUIKKIWUIKKI": 4, "WAVING CAT": 3
 def _is_hit(expected: Expected) -> bool:
     """A kiss or a squeak is due (09: the lead may squeak instead of the name)."""
     return expected.sound is Sound.NONVERBAL or bool(set(expected.labels) & HIT_LABELS)
+
+
+def _word_span_s(expected: Expected, period_s: float) -> float:
+    """How long after its onset a word's syllables may start [s]: within its beat,
+    but a slow or free-timing word may take longer."""
+    if expected.free_timing or expected.modifier is Modifier.SLOW:
+        return float("inf")
+    return WORD_SPAN_FRACTION * period_s
 
 
 def expected_syllables(expected: Expected) -> int:

@@ -223,3 +223,19 @@ def test_the_final_move_after_a_free_timing_card_is_not_judged(render):
     final = [s for s in report.slots if s.slot.role.value == "final"]
     assert final and all(s.verdict == "not_judged" for s in final)
     assert report.result == "completed", report.to_json()["mistake"]
+
+
+def test_whispered_words_said_without_a_gap_are_told_apart(render):
+    """Challenge 1 at a one-second beat: whispered MIEZEKATZEs run into each other
+    and show fewer syllables than they have; the next word's first syllable, a
+    period on, is not taken for the last one's (it once was, 238 ms "late")."""
+    perf, samples, sr, truth = render(
+        ["18", "38", "03", "20", "39", "30"], "challenge-1", 6, seed=581504900,
+        players=("Anna", "Ben"), period_s=1.006, voices=2, snr_db=30.0, noise="pink",
+        jitter_ms=8.8, split="test", reverb=True)
+    report = judge(perf, samples)
+    assert report.result == "completed", report.to_json()["mistake"]
+    errors_ms = [abs(v.heard_onset_s - t["word_onset_s"]) * 1000
+                 for v, t in zip(report.slots, truth["slots"])
+                 if v.offset_ms is not None and t["word_onset_s"] is not None]
+    assert max(errors_ms) < 60
