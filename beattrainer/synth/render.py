@@ -263,6 +263,10 @@ def check_mistake(slots: Sequence[Slot], mistake: Mistake) -> None:
     if kind == "wrong_dynamics" and expected.modifier not in (
             Modifier.QUIET, Modifier.LOUD, Modifier.HIGH, Modifier.WHISPER):
         raise RenderError(f"{where}: no quiet/loud/high/whisper is due there ({expected.item()})")
+    if kind == "wrong_dynamics" and expected.modifier is Modifier.WHISPER and \
+            (expected.sound is Sound.NONVERBAL or set(expected.labels) == {"SHH"}):
+        # SHH, a kiss, a squeak have no voice to drop: said as ever, they fulfil a whisper
+        raise RenderError(f"{where}: {expected.item()} sounds the same whispered or not")
     if kind == "off_beat" and _follows_free_timing(slots, slot):
         raise RenderError(f"{where}: the slot after a free-timing card sets the beat anew")
 

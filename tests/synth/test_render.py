@@ -418,3 +418,16 @@ def test_cli_renders_every_mode(tmp_path, args):
     assert result.exit_code == 0, result.output
     truth = json.loads((tmp_path / "p.truth.json").read_text(encoding="utf-8"))
     assert truth["words"] and out.stat().st_size > 0
+
+
+def test_a_whisper_cannot_be_missed_on_a_sound_without_voice(lib):
+    """Challenge 1: SHH is the same whispered or not, so no wrong dynamics goes there."""
+    from beattrainer.mzkz.sequence import Mode, compile_performance
+
+    perf = compile_performance(["15", "04", "37"], Mode.parse("challenge-1"), 3,
+                               players=("Anna", "Ben"))
+    shh = next(s.index for s in perf.slots if s.card == "15")
+    yeah = next(s.index for s in perf.slots if s.card == "04")
+    with pytest.raises(RenderError, match="same whispered or not"):
+        render(lib, perf=perf, mistake=Mistake.parse(f"wrong_dynamics@{shh}"))
+    render(lib, perf=perf, mistake=Mistake.parse(f"wrong_dynamics@{yeah}"))
