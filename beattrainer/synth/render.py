@@ -267,7 +267,9 @@ def check_mistake(slots: Sequence[Slot], mistake: Mistake) -> None:
             (expected.sound is Sound.NONVERBAL or set(expected.labels) == {"SHH"}):
         # SHH, a kiss, a squeak have no voice to drop: said as ever, they fulfil a whisper
         raise RenderError(f"{where}: {expected.item()} sounds the same whispered or not")
-    if kind == "off_beat" and _follows_free_timing(slots, slot):
+    if kind in ("off_beat", "missing") and _follows_free_timing(slots, slot):
+        # (a word left out there only makes the free pause longer: the referee
+        # sees the mistake at the first later slot whose content differs)
         raise RenderError(f"{where}: the slot after a free-timing card sets the beat anew")
 
 

@@ -431,3 +431,17 @@ def test_a_whisper_cannot_be_missed_on_a_sound_without_voice(lib):
     with pytest.raises(RenderError, match="same whispered or not"):
         render(lib, perf=perf, mistake=Mistake.parse(f"wrong_dynamics@{shh}"))
     render(lib, perf=perf, mistake=Mistake.parse(f"wrong_dynamics@{yeah}"))
+
+
+def test_no_word_is_left_out_right_after_a_free_timing_card(lib):
+    """A word missing there only makes the free pause longer (decision 19)."""
+    from beattrainer.mzkz.sequence import Mode, compile_performance
+
+    perf = compile_performance(["41", "27", "16"], Mode.parse("highscore"), None,
+                               players=("Anna", "Ben"))
+    after_free = next(s.index for s in perf.slots if s.card == "27")
+    assert perf.slots[after_free - 1].expected.free_timing
+    for kind in ("missing", "off_beat"):
+        with pytest.raises(RenderError, match="sets the beat anew"):
+            render(lib, perf=perf, mistake=Mistake.parse(f"{kind}@{after_free}"))
+    render(lib, perf=perf, mistake=Mistake.parse(f"missing@{after_free + 1}"))
