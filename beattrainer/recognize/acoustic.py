@@ -389,6 +389,37 @@ class GroupProfile:
         )
 
 
+REFERENCE_SLOTS = 5  # the group's normal voice: its last few normal words
+
+
+def reference_profile(normal: list[tuple[int | None, SlotAcoustics]], performer: int | None,
+                      group: GroupProfile | None) -> GroupProfile | None:
+    """The normal voice a slot's quiet, loud and high are judged against.
+
+    `normal` holds (performer, acoustics) of the words heard said normally so
+    far, oldest first. The performer's own last few are the reference where
+    there are any, else anyone's; the level and pitch come from them, the
+    duration and floor from `group` (the solos) when given. Without any normal
+    word yet, `group` itself.
+    """
+    recent = [a for who, a in normal if who == performer][-REFERENCE_SLOTS:] \
+        or [a for _, a in normal][-REFERENCE_SLOTS:]
+    if not recent:
+        return group
+    pitches = [a.pitch_hz for a in recent if a.pitch_hz]
+    pitch = float(np.median(pitches)) if pitches else (group.pitch_hz if group else None)
+    lows = [a.pitch_low_hz for a in recent if a.pitch_low_hz]
+    low = float(np.median(lows)) if lows else (group.pitch_low_hz if group else None)
+    return GroupProfile(
+        level_db=float(np.median([a.level_db for a in recent])),
+        pitch_hz=pitch,
+        pitch_low_hz=low,
+        duration_s=group.duration_s if group else float(np.median(
+            [a.duration_s for a in recent])),
+        floor_db=group.floor_db if group else None,
+    )
+
+
 def dynamics_scores(acoustics: SlotAcoustics, group: GroupProfile) -> dict[str, float]:
     """How strongly each modifier is realised, relative to the group's normal word.
 

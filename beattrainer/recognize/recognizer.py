@@ -13,13 +13,16 @@ from pathlib import Path
 import numpy as np
 
 from beattrainer.recognize.acoustic import (
+    REFERENCE_SLOTS,
     GroupProfile,
     SlotAcoustics,
     describe_slot,
     dynamics_scores,
+    reference_profile,
     whisper_score,
 )
 from beattrainer.recognize.classes import ClassModel, load_class_model
+from beattrainer.recognize.dynamics import DynamicsModel, load_dynamics_model
 from beattrainer.recognize.fusion import STRICTNESS, Evidence, decide
 from beattrainer.recognize.lexicon import Lexicon, lexicon_for
 from beattrainer.recognize.speech import create_backend
@@ -36,7 +39,6 @@ from beattrainer.recognize.words import WordModel, load_word_model, word_feature
 SAMPLE_RATE = 16_000
 FLOOR_RISE_DB_PER_SLOT = 1.0  # the room's noise floor may creep up this fast between slots
 MAX_SLOT_S = 30.0             # longer slots are cut (free-timing cards stay far below)
-REFERENCE_SLOTS = 5           # the group's normal voice: the last few normal deliveries
 
 
 class RecognizeError(ValueError):
@@ -141,7 +143,8 @@ class SlotRecognizer:
 
     def __init__(self, vocabulary: tuple[str, ...], lexicon: Lexicon, class_model: ClassModel,
                  speech=None, strictness: str = "normal",
-                 word_model: WordModel | None = None, unlikely=()) -> None:
+                 word_model: WordModel | None = None, unlikely=(),
+                 dynamics_model: DynamicsModel | None = None) -> None:
         if strictness not in STRICTNESS:
             raise RecognizeError(f"unknown strictness {strictness!r} ({', '.join(STRICTNESS)})")
         self.vocabulary = vocabulary
@@ -149,6 +152,7 @@ class SlotRecognizer:
         self.lexicon = lexicon
         self.class_model = class_model
         self.word_model = word_model
+        self.dynamics_model = dynamics_model
         self.speech = speech
         self.strictness = strictness
         self.templates = TemplateStore()
@@ -187,7 +191,8 @@ class SlotRecognizer:
         lexicon = lexicon_for(labels, use_espeak=use_espeak)
         speech = create_backend(backend, labels, lexicon, vosk_model)
         return cls(labels, lexicon, load_class_model(), speech, strictness, load_word_model(),
-                   unlikely=(u for u in unlikely if u not in (vocabulary or ("MIEZEKATZE",))))
+                   unlikely=(u for u in unlikely if u not in (vocabulary or ("MIEZEKATZE",))),
+                   dynamics_model=load_dynamics_model())
 
     @property
     def backend_name(self) -> str:
@@ -313,8 +318,7 @@ class SlotRecognizer:
             else acoustics.syllables
         labels = self._labels(ctx, expected, alternatives)
         reference = self.reference(ctx.group, ctx.performer)
-        modifier_scores = dynamics_scores(acoustics, reference) if reference else \
-            _whisper_only(acoustics)
+        modifier_scores = self._modifier_scores(acoustics, reference)
         level_change = acoustics.level_db - reference.level_db \
             if reference and acoustics.sounding and acoustics.level_db is not None else None
         evidence = Evidence(
@@ -342,6 +346,18 @@ class SlotRecognizer:
             posteriors=decision.posteriors,
         )
 
+    def _modifier_scores(self, acoustics: SlotAcoustics,
+                         reference: GroupProfile | None) -> dict[str, float]:
+        """How surely each modifier was realised: quiet, loud and high from the
+        dynamics model (the fixed rules without one), slow and whisper by rule."""
+        if reference is None:
+            return _whisper_only(acoustics)
+        scores = dynamics_scores(acoustics, reference)
+        if self.dynamics_model is not None and acoustics.sounding:
+            p = self.dynamics_model.probabilities(acoustics, reference)
+            scores.update({m: p[m] for m in ("quiet", "loud", "high")})
+        return scores
+
     def reference(self, group: GroupProfile | None,
                   performer: int | None = None) -> GroupProfile | None:
         """The group's normal voice that quiet, loud and high are judged against.
@@ -356,22 +372,7 @@ class SlotRecognizer:
         normal words are the reference once there are any: in a solo round a
         male voice's high word is no higher than a female voice's normal one.
         """
-        recent = [a for who, a in self._normal if who == performer][-REFERENCE_SLOTS:] \
-            or [a for _, a in self._normal][-REFERENCE_SLOTS:]
-        if not recent:
-            return group
-        pitches = [a.pitch_hz for a in recent if a.pitch_hz]
-        pitch = float(np.median(pitches)) if pitches else (group.pitch_hz if group else None)
-        lows = [a.pitch_low_hz for a in recent if a.pitch_low_hz]
-        low = float(np.median(lows)) if lows else (group.pitch_low_hz if group else None)
-        return GroupProfile(
-            level_db=float(np.median([a.level_db for a in recent])),
-            pitch_hz=pitch,
-            pitch_low_hz=low,
-            duration_s=group.duration_s if group else float(np.median(
-                [a.duration_s for a in recent])),
-            floor_db=group.floor_db if group else None,
-        )
+        return reference_profile(self._normal, performer, group)
 
     def _remember_normal(self, acoustics: SlotAcoustics, ctx: SlotContext, heard: Heard) -> None:
         """Keep a slot as the group's normal voice when a plain word was due and heard so."""
