@@ -103,9 +103,16 @@ class SphinxBackend:
         self._running = False
 
     def start(self) -> None:
-        """Begin a slot (one utterance; the channel normalisation carries over)."""
+        """Begin a slot: one utterance, decoded as if it were the first.
+
+        pocketsphinx carries its feature state (the cepstral mean among it)
+        over from one utterance to the next, even in batch mode: the same slot
+        decoded twice in a row was once MIAU, then YEAH. Renewed (a few
+        microseconds), a slot is heard the same whatever came before it.
+        """
         if self._running:
             self._decoder.end_utt()
+        self._decoder.reinit_feat()
         self._decoder.start_utt()
         self._pending = np.zeros(0, dtype=np.float32)
         self._running = True

@@ -69,6 +69,26 @@ def test_pocketsphinx_hears_a_word_on_its_own(library, make_slot):
     assert backend.finish().label == "MIEZEKATZE"
 
 
+def test_a_slot_is_heard_the_same_whatever_was_decoded_before(make_slot):
+    """pocketsphinx keeps feature state between utterances; the backend renews it."""
+    from beattrainer.recognize.lexicon import lexicon_for
+
+    vocabulary = ("MIEZEKATZE", "YEAH", "YO", "BAM", "WOW", "MIAU", "DING DONG")
+    backend = create_backend("pocketsphinx", vocabulary, lexicon_for(vocabulary, use_espeak=False))
+    slots = [make_slot(label, voice=voice, snr_db=10.0)
+             for label in ("YO", "YEAH", "MIAU", "BAM")
+             for voice in ("de-m7", "en-andy")]
+
+    def heard(slot):
+        backend.start()
+        backend.feed(slot)
+        return backend.finish().text
+
+    first = [heard(slot) for slot in slots]
+    again = [heard(slot) for slot in reversed(slots)][::-1]
+    assert first == again
+
+
 def test_grammar_lists_every_token():
     grammar = jsgf_grammar(["MIEZEKATZE", "DING_DONG"])
     assert "MIEZEKATZE | DING_DONG" in grammar
