@@ -17,6 +17,11 @@ BAND_EDGES_HZ = (100.0, 300.0, 600.0, 1000.0, 1600.0, 2500.0, 3600.0, 5000.0, 78
 POWER_FLOOR = 1e-12  # [power] keeps log() finite on digital silence (about -120 dBFS)
 
 
+def bands_below(frequency_hz: float, edges_hz=BAND_EDGES_HZ) -> int:
+    """How many bands of `edges_hz` end at or below `frequency_hz` (at least one)."""
+    return max(1, sum(1 for top in edges_hz[1:] if top <= frequency_hz))
+
+
 def frame_signal(samples: np.ndarray, frame_samples: int, hop_samples: int) -> np.ndarray:
     """Cut a signal into overlapping frames, one per complete hop.
 
@@ -98,12 +103,49 @@ def peak_bin_share(power: np.ndarray, bin_edges: np.ndarray) -> np.ndarray:
     -------
     np.ndarray, shape (n_hops,)
     """
+    return strongest_line(power, bin_edges)[0]
+
+
+def strongest_line(power: np.ndarray, bin_edges: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Find the strongest spectral line of each hop: its power share and its FFT bin.
+
+    The share is that of `peak_bin_share` (the bin and its two neighbours).
+
+    Returns
+    -------
+    share : np.ndarray, shape (n_hops,)
+    bin : np.ndarray of int, shape (n_hops,), FFT bin index of the line's centre
+    """
     if len(power) == 0:
-        return np.zeros(0)
+        return np.zeros(0), np.zeros(0, dtype=int)
     inside = power[:, bin_edges[0]: bin_edges[-1]]
     padded = np.pad(inside, ((0, 0), (1, 1)))
     triple = padded[:, :-2] + padded[:, 1:-1] + padded[:, 2:]
-    return triple.max(axis=1) / (inside.sum(axis=1) + POWER_FLOOR)
+    best = triple.argmax(axis=1)
+    share = triple[np.arange(len(triple)), best] / (inside.sum(axis=1) + POWER_FLOOR)
+    return share, best + bin_edges[0]
+
+
+def rise_low_share(power: np.ndarray, before: np.ndarray, low_bands: int) -> float:
+    """Share of the low bands in what rose: `power - before` per band, negatives dropped.
+
+    Judging what came in rather than the whole spectrum keeps a clap on top of a
+    vowel (or of babble) unvoiced and a vowel rising under a burst voiced.
+
+    Parameters
+    ----------
+    power, before : np.ndarray, shape (n_bands,)
+        Band powers now and before the onset.
+    low_bands : int
+        How many of the lowest bands count as "low".
+
+    Returns
+    -------
+    float in [0, 1] (0 when nothing rose)
+    """
+    rise = np.maximum(np.asarray(power) - np.asarray(before), 0.0)
+    total = float(rise.sum())
+    return float(rise[:low_bands].sum()) / total if total > 0.0 else 0.0
 
 
 def power_db(power: np.ndarray) -> np.ndarray:

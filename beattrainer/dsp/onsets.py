@@ -34,14 +34,19 @@ How it works
    shallow dip that stays well above the onset rule's level, to the dip's
    bottom (the truth's definition); it lies before the moment of detection,
    and `Onset.detected_s - Onset.time_s` is the latency.
-5. Percussion: an unvoiced rise (little energy below 600 Hz) out of silence
-   or right after another hit is held for up to `decay_wait_s`; as soon as
-   `voiced_hops` voiced hops follow at a steady level it is a syllable (a /ts/,
-   or a clap running into a vowel); if its level has fallen away by then (a
-   clap, a knock, a snap) it is percussion; so is a sustained tone (the
-   squeaker: one spectral line holds most of the power); anything else is a
-   syllable (SHH, HISS). Hits on top of a word (a clap on every syllable)
-   count as that word's syllables.
+5. Percussion: an unvoiced rise (little of what rose lies below 600 Hz, judged
+   against the band powers just before it, so a clap on a vowel stays unvoiced
+   and a vowel under a burst is voiced) out of silence or right after another
+   hit is held for up to `decay_wait_s`; as soon as `voiced_hops` voiced hops
+   follow at a steady level it is a syllable (a /ts/, or a clap running into a
+   vowel); if its level has fallen away by then (a clap, a knock, a snap) it is
+   percussion; so is a sustained tone (the squeaker: one spectral line above
+   `squeak_min_hz` holds most of the power; a high voice's strongest harmonic
+   lies lower); anything else is a syllable (SHH, HISS). Hits on top of a word
+   (a clap on every syllable) count as that word's syllables. A hit that jumps
+   in abruptly while a syllable still sounds (a kiss right after a word, before
+   its vowel has faded: no dip re-arms the detector) arms it at once: power
+   above 600 Hz up by `hit_rise_db` within `hit_rise_s`, nearly none of it below.
 6. Words: a syllable after at least `word_gap_s` of silence starts a word,
    and so does one that reaches the foreground gate while the open "word"
    stayed below it or `word_over_word_db` below this onset (babble, or a
@@ -118,14 +123,22 @@ class OnsetConfig:
                                     # words last up to ~0.13 s)
     onset_offset_s: float = 0.004   # frame group delay subtracted from onset times
     backtrack_s: float = 0.25       # how far back an onset may be placed
-    voiced_low_share: float = 0.6   # share of power below 600 Hz of a voiced onset
+    voiced_below_hz: float = 600.0  # a voiced onset has most of what rose below this
+    voiced_low_share: float = 0.6   # ... this share of it
     percussion_decay_db: float = 12.0
     tonal_share: float = 0.7        # share of power in one spectral line of a squeak
+    squeak_min_hz: float = 1400.0   # ... whose line lies above this (a high voice's
+                                    # strongest harmonic, in noise, lies lower)
     decay_wait_s: float = 0.045
+    hit_rise_db: float = 12.0       # a jump of the fast level this big ...
+    hit_rise_s: float = 0.01        # ... within this long, unvoiced, is a hit even
+                                    # inside a sound (a kiss right after a word)
+    hit_low_share: float = 0.1      # unvoiced: this share of the jump below voiced_below_hz
     voiced_hops: int = 3            # this many voiced hops in a row end the wait early
 
 
 DEFAULT_CONFIG = OnsetConfig()
+BEFORE_HOPS = 3  # hops before an onset whose band powers are "what sounded already"
 
 
 def backtrack_hop(levels_db, newest_hop: int, target_db: float, oldest_hop: int) -> float:
@@ -192,6 +205,7 @@ class OnsetDetector:
         self._bin_edges = features.band_bin_edges(sr, self.frame_samples)
         self._band_widths = np.maximum(np.diff(self._bin_edges), 1)
         n_bands = len(self._bin_edges) - 1
+        self._voiced_bands = features.bands_below(c.voiced_below_hz)
         self._tail = np.zeros(0, dtype=np.float32)
         # history of the floor's smoother: starts at the first frame's level
         self._floor_hist = None
@@ -206,12 +220,15 @@ class OnsetDetector:
         self._min_ioi_hops = c.min_ioi_s / self._hop_s
         self._word_gap_hops = c.word_gap_s / self._hop_s
         self._decay_wait_hops = int(round(c.decay_wait_s / self._hop_s))
+        self._hit_hops = max(1, int(round(c.hit_rise_s / self._hop_s)))
         self._hop = -1                      # index of the last analysed hop
         size = max(2, int(round(c.backtrack_s / self._hop_s)))
         self._recent = deque(maxlen=size)          # slow level per hop
         self._recent_fast = deque(maxlen=size)     # fast level per hop
         self._recent_silent = deque(maxlen=size)   # was that hop silent?
-        self._recent_low = deque(maxlen=size)      # share of power below 600 Hz
+        self._recent_line_hz = deque(maxlen=size)  # frequency of the strongest line
+        self._recent_power = deque(maxlen=size)    # band powers per hop (fast frame)
+        self._recent_high = deque(maxlen=size)     # ... their sum above voiced_below_hz
         self._recent_top = deque(maxlen=size)      # share of power in the strongest line
         self._last_was_percussion = False
         self._armed = True
@@ -261,15 +278,19 @@ class OnsetDetector:
         self._tail = signal[len(frames) * self.hop_samples:]
         if len(frames) == 0:
             return []
-        fast, slow, low_share = self._analyse(frames)
+        fast, slow, power = self._analyse(frames)
+        high = power[:, self._voiced_bands:].sum(axis=1).tolist()
         events: list = []
         tops = self._top_share_block.tolist()
-        for k, (e_fast, e_slow, low) in enumerate(zip(fast.tolist(), slow.tolist(),
-                                                      low_share.tolist())):
+        lines_hz = self._line_hz_block.tolist()
+        for k, (e_fast, e_slow) in enumerate(zip(fast.tolist(), slow.tolist())):
             self._hop += 1
             self._recent_fast.append(e_fast)
             self._recent_top.append(tops[k])
-            self._step(e_slow, low, events)
+            self._recent_line_hz.append(lines_hz[k])
+            self._recent_power.append(power[k])
+            self._recent_high.append(high[k])
+            self._step(e_slow, events)
         return events
 
     def flush(self) -> list:
@@ -304,10 +325,9 @@ class OnsetDetector:
         self._power_hist = np.concatenate([self._power_hist, power])[-(c.slow_hops - 1):]
         fast = features.clean_level_db(power, floor, c.over_subtraction, c.residue)
         slow = features.clean_level_db(slow_power, floor, c.over_subtraction, c.residue)
-        total = power.sum(axis=1)
-        low_share = power[:, :2].sum(axis=1) / total
-        self._top_share_block = features.peak_bin_share(spectrum, self._bin_edges)
-        return fast, slow, low_share
+        self._top_share_block, line_bins = features.strongest_line(spectrum, self._bin_edges)
+        self._line_hz_block = line_bins * (self.sr / self.frame_samples)
+        return fast, slow, power
 
     # -- the per-hop state machine -------------------------------------------
 
@@ -315,7 +335,7 @@ class OnsetDetector:
         """Stream time [s] of the end of `hop`'s frame (the first frame is a whole one)."""
         return (self.frame_samples + hop * self.hop_samples) / self.sr
 
-    def _step(self, e: float, low: float, events: list) -> None:
+    def _step(self, e: float, events: list) -> None:
         c = self.config
         hop = self._hop
         if self._peaks and hop - self._peaks[0][0] > self._level_memory_hops:
@@ -335,14 +355,14 @@ class OnsetDetector:
             self._background_db += self._background_alpha * (e - self._background_db)
         self._recent.append(e)
         self._recent_silent.append(e < silence)
-        self._recent_low.append(low)
         if self._pending is not None:
             self._pending["peak"] = max(self._pending["peak"], e)
-            self._pending["fast_peak"] = max(self._pending["fast_peak"], self._recent_fast[-1])
-            voiced_now = (c.voiced_hops > 0 and len(self._recent_low) >= c.voiced_hops
-                          and min(list(self._recent_low)[-c.voiced_hops:])
-                          >= c.voiced_low_share)
-            if voiced_now and self._recent_fast[-1] > self._pending["fast_peak"] - c.dip_db:
+            self._pending["fast_peak"] = max(self._pending["fast_peak"], self._fast_now())
+            before = self._pending["before_power"]
+            voiced_now = c.voiced_hops > 0 and all(
+                features.rise_low_share(self._recent_power[-k], before, self._voiced_bands)
+                >= c.voiced_low_share for k in range(1, c.voiced_hops + 1))
+            if voiced_now and self._fast_now() > self._pending["fast_peak"] - c.dip_db:
                 # a voice has come in under the burst and holds its level: a syllable
                 # (a /ts/ or a clap running into a vowel); no need to wait for a decay
                 onset, self._pending = self._pending, None
@@ -362,6 +382,14 @@ class OnsetDetector:
                 k = int(np.argmin(window))
                 self._armed, surge = True, True
                 self._valley_db, self._valley_hop = window[k], hop - len(window) + k
+        hit = False
+        if not self._armed and self._hit_rise():
+            # an abrupt, unvoiced jump inside a sound (a kiss or a clap right after a
+            # word, before its vowel has faded): no dip re-armed, so arm here
+            window = list(self._recent)[-self._hit_hops - 1:-1]
+            k = int(np.argmin(window))
+            self._armed, surge, hit = True, True, True
+            self._valley_db, self._valley_hop = window[k], hop - len(window) + k
         if not self._armed:
             self._syllable_peak_db = max(self._syllable_peak_db, e)
             self._word_peak_db = max(self._word_peak_db, e)
@@ -377,8 +405,37 @@ class OnsetDetector:
             self._valley_db, self._valley_hop = e, hop
         if hop - self._last_onset_hop < self._min_ioi_hops and not surge:
             return
-        if e - self._valley_db >= c.rise_db and e >= c.on_db:
-            self._try_fire(e, events)
+        if (hit or e - self._valley_db >= c.rise_db) and e >= c.on_db:
+            self._try_fire(e, events, hit)
+
+    def _hit_rise(self) -> bool:
+        """Whether a hit jumps in while a syllable sounds (see `_abrupt_unvoiced`)."""
+        if self._hop - self._last_onset_hop < self._min_ioi_hops:
+            return False  # (the burst of a syllable that just fired jumps into its vowel)
+        return self._abrupt_unvoiced()
+
+    def _abrupt_unvoiced(self) -> bool:
+        """Whether the power above `voiced_below_hz` has just jumped abruptly.
+
+        By `hit_rise_db` within `hit_rise_s`, with almost nothing of the jump below
+        it (`hit_low_share`): a clap, a kiss, a knock.
+
+        Both ends are medians of three hops: an 8 ms frame on a low voice swings by
+        several dB with each pitch period, and in babble by more.
+        """
+        n = self._hit_hops
+        high = self._recent_high
+        if len(high) < n + 3:
+            return False
+        now_high = sorted((high[-1], high[-2], high[-3]))[1]
+        before_high = sorted((high[-n - 1], high[-n - 2], high[-n - 3]))[1]
+        if now_high < before_high * 10.0 ** (self.config.hit_rise_db / 10.0):
+            return False
+        powers = list(self._recent_power)
+        now = np.median(powers[-3:], axis=0)
+        before = np.median(powers[-n - 3:-n], axis=0)
+        return (features.rise_low_share(now, before, self._voiced_bands)
+                < self.config.hit_low_share)
 
     def _ambient_limit_db(self) -> float:
         """Hops below this level may tell the ambient level (see `features.ChunkPercentile`).
@@ -403,7 +460,7 @@ class OnsetDetector:
             self._peaks.popleft()
         self._speaker_level_db = median_level([p for _, p in self._peaks])
 
-    def _try_fire(self, e: float, events: list) -> None:
+    def _try_fire(self, e: float, events: list, hit: bool = False) -> None:
         c = self.config
         hop = self._hop
         oldest = max(self._valley_hop, hop - len(self._recent) + 1)
@@ -439,25 +496,42 @@ class OnsetDetector:
             # nasal transition): the syllable starts at the dip's bottom, the centre
             # of the slow level's window there
             time_s = self._time_of_hop(self._valley_hop) - self._slow_delay_s
+        before = self._power_before(int(np.floor(onset_hop)))
         onset = {
             "time_s": max(0.0, time_s),
             "strength": e - self._valley_db,
             "starts_word": starts_word,
             "peak": e,
-            "fast_peak": self._recent_fast[-1],
+            "fast_peak": self._fast_now(),
             "decide_hop": hop + self._decay_wait_hops,
+            "before_power": before,  # what sounded already: the rise is judged apart
         }
         self._armed = False
         self._syllable_peak_db = e
         self._last_onset_hop = hop
-        low_share = float(np.mean(list(self._recent_low)[-(rise_hops + 1):]))
+        risen = np.mean(list(self._recent_power)[-(rise_hops + 1):], axis=0)
+        low_share = features.rise_low_share(risen, before, self._voiced_bands)
         if self._pending is not None:
             self._resolve_pending(events)
-        may_be_hit = starts_word or self._last_was_percussion or not self._word
+        may_be_hit = hit or starts_word or self._last_was_percussion or not self._word
         if may_be_hit and low_share < c.voiced_low_share:
             self._pending = onset
         else:
             self._emit_syllable(onset, events)
+
+    def _fast_now(self) -> float:
+        """Return the fast level's median over the last three hops [dB].
+
+        A hit's decay is judged on it: noise makes single hops jump by several dB.
+        """
+        fast = self._recent_fast
+        return sorted(fast[-k] for k in range(1, min(3, len(fast)) + 1))[min(3, len(fast)) // 2]
+
+    def _power_before(self, onset_hop: int) -> np.ndarray:
+        """Band powers just before `onset_hop`: what was sounding already (noise, a voice)."""
+        first = self._hop - len(self._recent_power) + 1
+        stop = max(onset_hop - first, 1)
+        return np.mean(list(self._recent_power)[max(0, stop - BEFORE_HOPS):stop], axis=0)
 
     def _refine(self, slow_hop: float, target_db: float) -> float:
         """First upward crossing of `target_db` by the fast level shortly before `slow_hop`."""
@@ -489,10 +563,13 @@ class OnsetDetector:
     def _resolve_pending(self, events: list) -> None:
         c = self.config
         onset, self._pending = self._pending, None
-        decayed = onset["fast_peak"] - self._recent_fast[-1] >= c.percussion_decay_db
+        decayed = onset["fast_peak"] - self._fast_now() >= c.percussion_decay_db
         # a squeaker: one narrow band holds nearly all the power, nothing voiced
+        risen = np.mean(list(self._recent_power)[-self._decay_wait_hops:], axis=0)
         tonal = (np.mean(list(self._recent_top)[-self._decay_wait_hops:]) >= c.tonal_share
-                 and np.mean(list(self._recent_low)[-self._decay_wait_hops:])
+                 and np.median(list(self._recent_line_hz)[-self._decay_wait_hops:])
+                 >= c.squeak_min_hz
+                 and features.rise_low_share(risen, onset["before_power"], self._voiced_bands)
                  < c.voiced_low_share / 2)
         self._last_was_percussion = decayed or tonal
         if decayed or tonal:
