@@ -415,8 +415,7 @@ def clips_run(args) -> None:
         snr = (30.0, 20.0, 10.0)[g % 3]
         group = group_profile(lib, voices, rng, snr)
         for with_templates in (False, True):
-            rec = SlotRecognizer.create(backend=args.backend, vocabulary=vocabulary,
-                                        unlikely=other_card_words(perf))
+            rec = SlotRecognizer.create(backend=args.backend, vocabulary=vocabulary)
             if with_templates:  # an earlier performance of this group: rendition 1
                 for item in items:
                     if item.label != "SILENCE" and item.modifier is None:
