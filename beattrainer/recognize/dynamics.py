@@ -20,8 +20,8 @@ from beattrainer.recognize.acoustic import GroupProfile, SlotAcoustics
 
 DYNAMICS_MODEL_FILE = "dynamics.json"
 DYNAMICS_CLASSES = ("normal", "quiet", "loud", "high")
-FEATURE_NAMES = ("level_change", "median_rise", "low_rise", "has_pitch", "log_duration_ratio",
-                 "voiced_fraction", "harmonic_share")
+FEATURE_NAMES = ("level_change", "median_rise", "low_rise", "larger_rise", "has_pitch",
+                 "log_duration_ratio", "voiced_fraction", "harmonic_share")
 
 
 class DynamicsModelError(ValueError):
@@ -36,10 +36,15 @@ def dynamics_features(acoustics: SlotAcoustics, reference: GroupProfile) -> np.n
     """The model's input for a sounding slot against its reference (None: nothing sounded)."""
     if not acoustics.sounding or acoustics.level_db is None:
         return None
+    median_rise = _rise_octaves(acoustics.pitch_hz, reference.pitch_hz)
+    low_rise = _rise_octaves(acoustics.pitch_low_hz, reference.pitch_low_hz)
     return np.array([
         (acoustics.level_db - reference.level_db) / 10.0,
-        _rise_octaves(acoustics.pitch_hz, reference.pitch_hz),
-        _rise_octaves(acoustics.pitch_low_hz, reference.pitch_low_hz),
+        median_rise,
+        low_rise,
+        # a group's high shows in its lowest voices; one voice's in its median
+        # (its lowest frames hold the pitch tracker's octave slips)
+        max(median_rise, low_rise),
         float(bool(acoustics.pitch_hz and reference.pitch_hz)),
         float(np.log(max(acoustics.duration_s, 0.01) / max(reference.duration_s, 0.05))),
         acoustics.voiced_fraction,

@@ -100,7 +100,7 @@ def fit_dynamics_model(features: np.ndarray, classes: np.ndarray) -> DynamicsMod
     """Multinomial logistic regression (scikit-learn, imported here only)."""
     from sklearn.linear_model import LogisticRegression
 
-    fit = LogisticRegression(C=1.0, max_iter=3000, class_weight="balanced")
+    fit = LogisticRegression(C=10.0, max_iter=3000, class_weight="balanced")
     fit.fit(features, classes)
     return DynamicsModel(tuple(str(c) for c in fit.classes_), fit.coef_, fit.intercept_)
 

@@ -18,6 +18,7 @@ from beattrainer.recognize.acoustic import (
     SlotAcoustics,
     describe_slot,
     dynamics_scores,
+    pitch_rise_semitones,
     reference_profile,
     whisper_score,
 )
@@ -38,6 +39,7 @@ from beattrainer.recognize.words import WordModel, load_word_model, word_feature
 
 SAMPLE_RATE = 16_000
 FLOOR_RISE_DB_PER_SLOT = 1.0  # the room's noise floor may creep up this fast between slots
+LOUD_HIGH_RISE_SEMITONES = 5.0  # a loud word this much higher is high too
 MAX_SLOT_S = 30.0             # longer slots are cut (free-timing cards stay far below)
 
 
@@ -354,6 +356,11 @@ class SlotRecognizer:
         if self.dynamics_model is not None and acoustics.sounding:
             p = self.dynamics_model.probabilities(acoustics, reference)
             scores.update({m: p[m] for m in ("quiet", "loud", "high")})
+            if p["loud"] >= 0.5 and \
+                    pitch_rise_semitones(acoustics, reference) >= LOUD_HIGH_RISE_SEMITONES:
+                # a voice that goes high mostly gets louder too; the model never heard
+                # that (the renderer's high words come at the normal level)
+                scores["high"] = max(scores["high"], p["loud"])
         return scores
 
     def reference(self, group: GroupProfile | None,
