@@ -307,6 +307,10 @@ class Referee:
             if self._noise_before_word(i, own) or not self._is_solo_word(first, first_end):
                 continue
             said_s = own[min(len(own), solo_syllables) - 1]
+            # the recognizer heard the solo over its first syllables: before a second
+            # solo they are its own, even where a syllable the detector missed left a
+            # gap that looked like a pause between words
+            heard = [o for o in onsets[i:i + solo_syllables] if o <= first + SOLO_CHECK_S]
             earliest = max(first + MIN_PERIOD_S, said_s + MIN_SYLLABLE_GAP_S)
             for j in range(i + 1, len(onsets)):
                 second = onsets[j]
@@ -322,7 +326,8 @@ class Referee:
                 if pending:
                     waiting = True
                     continue
-                score = hits - self._sounds_between(own[-1], second)
+                whole = heard if heard[-1] + MIN_SYLLABLE_GAP_S <= second else own
+                score = hits - self._sounds_between(max(own[-1], whole[-1]), second)
                 if score == SOLO_CONFIRM_WORDS and best is None and not waiting:
                     # the earliest pair that fits fully (no earlier one still undecided:
                     # a longer period is confirmed later)
