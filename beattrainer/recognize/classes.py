@@ -7,13 +7,13 @@ and stored as JSON in `models/acoustic-classes.json`.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from beattrainer.recognize.acoustic import FEATURE_NAMES, SlotAcoustics
+from beattrainer.recognize.modelfile import read_model_json
 from beattrainer.recognize.vocabulary import CLASSES, QUIET
 
 CLASS_MODEL_FILE = "acoustic-classes.json"
@@ -106,15 +106,7 @@ def fit_class_model(examples: list[tuple[SlotAcoustics, str]]) -> ClassModel:
 
 def load_class_model(path: Path | None = None) -> ClassModel:
     """The bundled class model (default `models/acoustic-classes.json`)."""
-    if path is None:
-        from beattrainer.resources import models_dir
-
-        path = models_dir() / CLASS_MODEL_FILE
-    try:
-        data = json.loads(Path(path).read_text("utf-8"))
-    except OSError:
-        raise ClassModelError(f"{path}: no acoustic class model "
-                              "(python -m beattrainer.recognize.training)") from None
-    except json.JSONDecodeError as exc:
-        raise ClassModelError(f"{path}: broken class model ({exc.msg})") from None
-    return ClassModel.from_json(data, str(path))
+    data, source = read_model_json(path, CLASS_MODEL_FILE, "class model",
+                                   "python -m beattrainer.recognize.training",
+                                   ClassModelError)
+    return ClassModel.from_json(data, source)

@@ -10,13 +10,13 @@ acoustic layer's own rules (`acoustic.dynamics_scores`).
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from beattrainer.recognize.acoustic import GroupProfile, SlotAcoustics
+from beattrainer.recognize.modelfile import read_model_json
 
 DYNAMICS_MODEL_FILE = "dynamics.json"
 DYNAMICS_CLASSES = ("normal", "quiet", "loud", "high")
@@ -98,15 +98,7 @@ class DynamicsModel:
 
 def load_dynamics_model(path: Path | None = None) -> DynamicsModel:
     """The bundled dynamics model (default `models/dynamics.json`)."""
-    if path is None:
-        from beattrainer.resources import models_dir
-
-        path = models_dir() / DYNAMICS_MODEL_FILE
-    try:
-        data = json.loads(Path(path).read_text("utf-8"))
-    except OSError:
-        raise DynamicsModelError(f"{path}: no dynamics model "
-                                 "(python -m beattrainer.recognize.dynamics_training)") from None
-    except json.JSONDecodeError as exc:
-        raise DynamicsModelError(f"{path}: broken dynamics model ({exc.msg})") from None
-    return DynamicsModel.from_json(data, str(path))
+    data, source = read_model_json(path, DYNAMICS_MODEL_FILE, "dynamics model",
+                                   "python -m beattrainer.recognize.dynamics_training",
+                                   DynamicsModelError)
+    return DynamicsModel.from_json(data, source)

@@ -64,7 +64,7 @@ def is_speech(label: str) -> bool:
 
 
 def whisperable(label: str) -> bool:
-    """True for voiced words (a whisper drops their voice); SHH and the non-verbal sounds are not."""
+    """True for voiced words (a whisper drops their voice); not SHH or non-verbal sounds."""
     return sound_class(label) == VOICE
 
 

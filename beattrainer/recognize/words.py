@@ -17,12 +17,12 @@ words, German-accented ones).
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from beattrainer.recognize.modelfile import read_model_json
 from beattrainer.recognize.vocabulary import CARD_WORDS, NONVERBAL, SILENCE
 
 SAMPLE_RATE = 16_000
@@ -198,15 +198,7 @@ class WordModel:
 
 def load_word_model(path: Path | None = None) -> WordModel:
     """The bundled word model (default `models/word-classes.json`)."""
-    if path is None:
-        from beattrainer.resources import models_dir
-
-        path = models_dir() / WORD_MODEL_FILE
-    try:
-        data = json.loads(Path(path).read_text("utf-8"))
-    except OSError:
-        raise WordModelError(f"{path}: no word model "
-                             "(python -m beattrainer.recognize.word_training)") from None
-    except json.JSONDecodeError as exc:
-        raise WordModelError(f"{path}: broken word model ({exc.msg})") from None
-    return WordModel.from_json(data, str(path))
+    data, source = read_model_json(path, WORD_MODEL_FILE, "word model",
+                                   "python -m beattrainer.recognize.word_training",
+                                   WordModelError)
+    return WordModel.from_json(data, source)
