@@ -8,6 +8,7 @@ import pytest
 
 from beattrainer.recognize.acoustic import GroupProfile, describe_slot
 from beattrainer.recognize.dynamics import (
+    FEATURE_NAMES,
     DynamicsModel,
     DynamicsModelError,
     dynamics_features,
@@ -70,8 +71,19 @@ def test_training_examples_come_with_the_recognizers_reference(render_dynamics):
     examples = performance_examples(*render_dynamics)
     said = {c for _, c, _ in examples}
     assert {"normal", "quiet", "loud", "high"} <= said
-    ca, wa = accept_rates(examples, lambda _f, rules: rules)
-    assert 0.0 <= wa <= ca <= 1.0
+    level = FEATURE_NAMES.index("level_change")
+    mean_level = {c: np.mean([f[level] for f, s, _ in examples if s == c]) for c in said}
+    assert mean_level["quiet"] < mean_level["normal"] < mean_level["loud"]
+
+
+def test_accept_rates_count_each_due_modifier():
+    features = np.zeros(len(FEATURE_NAMES))
+    examples = [(features, "high", {}), (features, "normal", {})]
+    # a scorer that calls everything high: the high word is rightly accepted where
+    # high is due; of the five wrong pairs (high said, quiet or loud due; normal
+    # said, any of three due) only the normal word where high is due is accepted
+    ca, wa = accept_rates(examples, lambda _f, _r: {"high": 1.0})
+    assert ca == 1.0 and wa == pytest.approx(1 / 5)
 
 
 @pytest.fixture(scope="module")
