@@ -168,6 +168,18 @@ def show_failure(rec, audio, profile, said, heard, cond, block, due=None) -> Non
           f"dyn {({k: round(v, 2) for k, v in dyn.items()})}")
 
 
+def streamed(rec: SlotRecognizer, ctx: SlotContext, audio, block: int):
+    """Recognise a slot fed in blocks: (heard, CPU for the whole slot, CPU of end_slot) [s]."""
+    t0 = time.process_time()
+    rec.start_slot(ctx)
+    for i in range(0, len(audio), block):
+        rec.feed(audio[i:i + block])
+    t1 = time.process_time()
+    heard = rec.end_slot()
+    t2 = time.process_time()
+    return heard, t2 - t0, t2 - t1
+
+
 def judge_performance(rec: SlotRecognizer, samples, sr, truth, perf, tally: Tally, cond: str,
                       cpu: list, end_cpu: list, block: int, verbose: bool = False) -> None:
     """Run one recognizer over every slot of a rendered performance."""
@@ -182,15 +194,9 @@ def judge_performance(rec: SlotRecognizer, samples, sr, truth, perf, tally: Tall
         profile = GroupProfile.from_acoustics(normal[-8:]) if normal else None
         said = said_item(slot_truth)
         ctx = SlotContext(expected=slot.expected, group=profile)
-        t0 = time.process_time()
-        rec.start_slot(ctx)
-        for i in range(0, len(audio), block):
-            rec.feed(audio[i:i + block])
-        t1 = time.process_time()
-        heard = rec.end_slot()
-        t2 = time.process_time()
-        cpu.append((t2 - t0, len(audio) / sr))
-        end_cpu.append(t2 - t1)
+        heard, slot_cpu_s, end_cpu_s = streamed(rec, ctx, audio, block)
+        cpu.append((slot_cpu_s, len(audio) / sr))
+        end_cpu.append(end_cpu_s)
         key = str(said)
         if verbose and not heard.accepted:
             show_failure(rec, audio, profile, said, heard, cond, block)
@@ -425,15 +431,9 @@ def clips_run(args) -> None:
                 targets = [(item, True)] + [(t, m) for t, m in wrong_targets(item, items, rng)]
                 for expected, main in targets:
                     ctx = SlotContext(expected=str(expected), group=group)
-                    t0 = time.process_time()
-                    rec.start_slot(ctx)
-                    for i in range(0, len(audio), BLOCK):
-                        rec.feed(audio[i:i + BLOCK])
-                    t1 = time.process_time()
-                    heard = rec.end_slot()
-                    t2 = time.process_time()
-                    cpu_slot.append(t2 - t0)
-                    cpu_end.append(t2 - t1)
+                    heard, slot_cpu_s, end_cpu_s = streamed(rec, ctx, audio, BLOCK)
+                    cpu_slot.append(slot_cpu_s)
+                    cpu_end.append(end_cpu_s)
                     right = expected is item
                     results[with_templates][(str(expected), right, main)].append(heard.accepted)
                     if right:
