@@ -40,7 +40,9 @@ How it works
    hit is held for up to `decay_wait_s`; as soon as `voiced_hops` voiced hops
    follow at a steady level it is a syllable (a /ts/, or a clap running into a
    vowel); if its level has fallen away by then (a clap, a knock, a snap) it is
-   percussion; so is a sustained tone (the squeaker: one spectral line above
+   percussion; so is a rattle (dice rolling: the level sinks by `rattle_dip_db`
+   between two of its clicks while we wait, where a syllable rises and holds)
+   and a sustained tone (the squeaker: one spectral line above
    `squeak_min_hz` holds most of the power; a high voice's strongest harmonic
    lies lower); anything else is a syllable (SHH, HISS). Hits on top of a word
    (a clap on every syllable) count as that word's syllables. A hit that jumps
@@ -130,6 +132,8 @@ class OnsetConfig:
     squeak_min_hz: float = 1400.0   # ... whose line lies above this (a high voice's
                                     # strongest harmonic, in noise, lies lower)
     decay_wait_s: float = 0.045
+    rattle_dip_db: float = 4.5      # an unvoiced sound whose level sinks this far between
+                                    # two of its hits while we wait is a rattle (dice)
     hit_rise_db: float = 12.0       # a jump of the fast level this big ...
     hit_rise_s: float = 0.01        # ... within this long, unvoiced, is a hit even
                                     # inside a sound (a kiss right after a word)
@@ -171,6 +175,19 @@ def backtrack_hop(levels_db, newest_hop: int, target_db: float, oldest_hop: int)
         above = value
         hop -= 1
     return float(hop)
+
+
+def deepest_dip_between_peaks_db(levels_db) -> float:
+    """How far the level sinks between two higher points of `levels_db` [dB] (0: no dip).
+
+    A rattle (dice rolling, a drum roll) comes in bursts: the level falls back
+    between its hits and rises again; a syllable's level rises and holds.
+    """
+    levels = np.asarray(levels_db, dtype=float)
+    if len(levels) < 3:
+        return 0.0
+    rim = np.minimum(np.maximum.accumulate(levels), np.maximum.accumulate(levels[::-1])[::-1])
+    return float(np.max(rim - levels))
 
 
 def median_level(peaks_db) -> float:
@@ -504,6 +521,7 @@ class OnsetDetector:
             "peak": e,
             "fast_peak": self._fast_now(),
             "decide_hop": hop + self._decay_wait_hops,
+            "fired_hop": hop,
             "before_power": before,  # what sounded already: the rise is judged apart
         }
         self._armed = False
@@ -571,8 +589,11 @@ class OnsetDetector:
                  >= c.squeak_min_hz
                  and features.rise_low_share(risen, onset["before_power"], self._voiced_bands)
                  < c.voiced_low_share / 2)
-        self._last_was_percussion = decayed or tonal
-        if decayed or tonal:
+        since_fire = self._hop - onset["fired_hop"] + 1
+        rattling = (deepest_dip_between_peaks_db(list(self._recent)[-since_fire:])
+                    >= c.rattle_dip_db)
+        self._last_was_percussion = decayed or tonal or rattling
+        if decayed or tonal or rattling:
             events.append(Onset(time_s=onset["time_s"], strength=onset["strength"],
                                 kind=OnsetKind.PERCUSSION,
                                 detected_s=self._time_of_hop(self._hop)))

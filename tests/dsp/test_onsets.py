@@ -221,6 +221,20 @@ def test_claps_are_percussion_not_syllables(rng):
     assert max(nearest_errors_s(hits, times)) <= 0.02
 
 
+@pytest.mark.parametrize("noise, snr_db, seed", [("pink", None, 1), ("pink", 20, 2),
+                                                 ("babble", 20, 3)])
+def test_a_dice_roll_is_percussion_not_a_word(library, noise, snr_db, seed):
+    """Card 41: a rattle of clicks whose level sinks between hits but never decays for good."""
+    samples, truth = render(library, ("01", "41"), snr_db=snr_db, noise=noise, seed=seed)
+    rolls = [p["time_s"] for p in truth["percussion"] if p["kind"] == "dice_roll"]
+    assert rolls
+    events = detect(samples, SR)
+    during_roll = [e for e in events if isinstance(e, Onset)
+                   and any(-0.05 < e.time_s - t < 0.5 for t in rolls)]
+    assert during_roll
+    assert all(e.kind is OnsetKind.PERCUSSION for e in during_roll)
+
+
 def test_squeaker_is_percussion_and_a_hiss_is_a_syllable(rng):
     t = np.arange(int(0.25 * SR)) / SR
     phase = 2 * np.pi * np.cumsum(np.linspace(1700, 2600, len(t))) / SR
