@@ -32,7 +32,11 @@ How it works
    (release bursts, breathy tails, one voice of several running on). The
    onset time is backtracked to where the rise left the valley, or, for a
    shallow dip that stays well above the onset rule's level, to the dip's
-   bottom (the truth's definition); it lies before the moment of detection,
+   bottom (the truth's definition). A word's first syllable is not backtracked
+   below the bed plus `onset_over_bed_db` (capped at the speaker level minus
+   `onset_cap_below_peak_db`): below it lies the noise's own fluctuation, and a
+   start placed there comes 10-15 ms early in pink noise at 10 dB. The onset
+   lies before the moment of detection,
    and `Onset.detected_s - Onset.time_s` is the latency.
 5. Percussion: an unvoiced rise (little of what rose lies below 600 Hz, judged
    against the band powers just before it, so a clap on a vowel stays unvoiced
@@ -120,6 +124,10 @@ class OnsetConfig:
     first_top_contrast_db: float = 10.0  # ... and the very first word this far above it
     top_contrast_db: float = 6.0    # a word's first syllable reaches the ambient top + this
     word_contrast_db: float = 12.0  # a word's first syllable reaches ambient + this
+    onset_over_bed_db: float = 9.0  # a word starts where it rose this far above the bed
+                                    # (noise fluctuates up to there and would put
+                                    # the start early) ...
+    onset_cap_below_peak_db: float = 15.0  # ... or at most to speaker level minus this
     shallow_dip_db: float = 0.0     # a valley this far above the rule level is a dip
     word_gap_s: float = 0.14        # silence that separates words (closures inside
                                     # words last up to ~0.13 s)
@@ -485,9 +493,12 @@ class OnsetDetector:
         rule_db = min(reference_db - c.onset_below_peak_db, e - c.rise_db)
         # backtrack to where the rise left the valley (or the background)
         base_db = max(self._valley_db, min(self._background_db, e - c.rise_db))
-        slow_hop = backtrack_hop(self._recent, hop, max(base_db + c.back_db, rule_db), oldest)
-        onset_hop = self._refine(slow_hop, max(base_db + c.fast_back_db, rule_db))
+        onset_hop = self._backtrack(base_db, rule_db, oldest)
         starts_word = self._silence_before_hops(int(np.floor(onset_hop))) >= self._word_gap_hops
+        if starts_word:
+            rule_db = max(rule_db, min(self._ambient_db + c.onset_over_bed_db, e - c.rise_db,
+                                       reference_db - c.onset_cap_below_peak_db))
+            onset_hop = self._backtrack(base_db, rule_db, oldest)
         foreground_db = self._foreground_gate_db()
         if (not starts_word and self._word and e >= foreground_db
                 and self._word_peak_db < max(foreground_db, e - c.word_over_word_db)):
@@ -536,6 +547,13 @@ class OnsetDetector:
             self._pending = onset
         else:
             self._emit_syllable(onset, events)
+
+    def _backtrack(self, base_db: float, rule_db: float, oldest_hop: int) -> float:
+        """Hop where the current rise began: the slow level's crossing, refined by the fast."""
+        c = self.config
+        slow_hop = backtrack_hop(self._recent, self._hop, max(base_db + c.back_db, rule_db),
+                                 oldest_hop)
+        return self._refine(slow_hop, max(base_db + c.fast_back_db, rule_db))
 
     def _fast_now(self) -> float:
         """Return the fast level's median over the last three hops [dB].
