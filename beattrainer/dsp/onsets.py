@@ -36,11 +36,12 @@ How it works
    below the bed plus `onset_over_bed_db` (capped at the speaker level minus
    `onset_cap_below_peak_db`): below it lies the noise's own fluctuation, and a
    start placed there comes 10-15 ms early in pink noise at 10 dB. The onset
-   lies before the moment of detection,
-   and `Onset.detected_s - Onset.time_s` is the latency.
+   lies before the moment of detection, and `Onset.detected_s - Onset.time_s`
+   is the latency.
 5. Percussion: an unvoiced rise (little of what rose lies below 600 Hz, judged
    against the band powers just before it, so a clap on a vowel stays unvoiced
-   and a vowel under a burst is voiced) out of silence or right after another
+   and a vowel under a burst is voiced) out of silence (at least
+   `hit_after_silence_s` of it, even inside a word) or right after another
    hit is held for up to `decay_wait_s`; as soon as `voiced_hops` voiced hops
    follow at a steady level it is a syllable (a /ts/, or a clap running into a
    vowel); if its level has fallen away by then (a clap, a knock, a snap) it is
@@ -140,6 +141,8 @@ class OnsetConfig:
     squeak_min_hz: float = 1400.0   # ... whose line lies above this (a high voice's
                                     # strongest harmonic, in noise, lies lower)
     decay_wait_s: float = 0.045
+    hit_after_silence_s: float = 0.06  # an unvoiced rise after this much silence inside
+                                    # a word may be a hit too (claps after a final word)
     rattle_dip_db: float = 4.5      # an unvoiced sound whose level sinks this far between
                                     # two of its hits while we wait is a rattle (dice)
     hit_rise_db: float = 12.0       # a jump of the fast level this big ...
@@ -494,7 +497,8 @@ class OnsetDetector:
         # backtrack to where the rise left the valley (or the background)
         base_db = max(self._valley_db, min(self._background_db, e - c.rise_db))
         onset_hop = self._backtrack(base_db, rule_db, oldest)
-        starts_word = self._silence_before_hops(int(np.floor(onset_hop))) >= self._word_gap_hops
+        silent_before_hops = self._silence_before_hops(int(np.floor(onset_hop)))
+        starts_word = silent_before_hops >= self._word_gap_hops
         if starts_word:
             rule_db = max(rule_db, min(self._ambient_db + c.onset_over_bed_db, e - c.rise_db,
                                        reference_db - c.onset_cap_below_peak_db))
@@ -542,7 +546,8 @@ class OnsetDetector:
         low_share = features.rise_low_share(risen, before, self._voiced_bands)
         if self._pending is not None:
             self._resolve_pending(events)
-        may_be_hit = hit or starts_word or self._last_was_percussion or not self._word
+        may_be_hit = (hit or starts_word or self._last_was_percussion or not self._word
+                      or silent_before_hops * self._hop_s >= c.hit_after_silence_s)
         if may_be_hit and low_share < c.voiced_low_share:
             self._pending = onset
         else:

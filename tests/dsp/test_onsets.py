@@ -244,6 +244,20 @@ def test_a_dice_roll_is_percussion_not_a_word(library, noise, snr_db, seed):
     assert all(e.kind is OnsetKind.PERCUSSION for e in during_roll)
 
 
+@pytest.mark.parametrize("noise, snr_db", [("pink", 20), ("babble", 30)])
+def test_claps_after_the_final_word_are_percussion(library, noise, snr_db):
+    """Card 33: three claps follow the final word after a short pause, before it closes."""
+    samples, truth = render(library, ("33", "06"), snr_db=snr_db, noise=noise, seed=3)
+    claps = [p["time_s"] for p in truth["percussion"] if p["kind"] == "clap"]
+    assert claps
+    events = detect(samples, SR)
+    hits = [e.time_s for e in events if isinstance(e, Onset) and e.kind is OnsetKind.PERCUSSION]
+    syllables = [e.time_s for e in events
+                 if isinstance(e, Onset) and e.kind is OnsetKind.SYLLABLE]
+    assert max(nearest_errors_s(hits, claps)) <= 0.02
+    assert min(nearest_errors_s(syllables, claps)) > 0.03
+
+
 def test_squeaker_is_percussion_and_a_hiss_is_a_syllable(rng):
     t = np.arange(int(0.25 * SR)) / SR
     phase = 2 * np.pi * np.cumsum(np.linspace(1700, 2600, len(t))) / SR
