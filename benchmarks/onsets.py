@@ -19,6 +19,9 @@ on the same audio, and prints, side by side:
   truth's `syllable_onsets_s` (the earliest voice's), and "grp@50" against any
   voice's own onset of that syllable (voices at different speeds disagree by up
   to 0.3 s on a word's later syllables; see `group_reference`),
+- "hit@50": F-measure of the percussion the detector reports (claps, table
+  hits, stamps, snaps, dice, squeaks, kisses; a kiss has no voice, so it is a
+  hit, not a word, here and for the referee),
 - median and 95th percentile absolute word-onset error [ms] (matched at 50 ms),
 - median detection latency [ms]: when the detector reported a word's first
   syllable, minus the true onset (librosa is offline: its figure is the
@@ -69,22 +72,25 @@ class Tally:
     """Counts and errors of one method over many files."""
 
     hits: dict = field(default_factory=lambda: {k: 0 for k in ("s50", "s25", "w50", "w25",
-                                                                  "g50")})
+                                                                  "g50", "h50")})
     n_est_syl: int = 0
     n_ref_syl: int = 0
     n_ref_group: int = 0
     n_est_word: int = 0
     n_ref_word: int = 0
+    n_est_hit: int = 0
+    n_ref_hit: int = 0
     word_errors_s: list = field(default_factory=list)
     latencies_s: list = field(default_factory=list)
     seconds: float = 0.0
     audio_s: float = 0.0
 
     def f(self, key: str) -> float:
-        """F-measure for 's50', 's25', 'w50', 'w25' or 'g50'."""
+        """F-measure for 's50', 's25', 'w50', 'w25', 'g50' or 'h50'."""
         n_est, n_ref = {"s": (self.n_est_syl, self.n_ref_syl),
                         "g": (self.n_est_syl, self.n_ref_group),
-                        "w": (self.n_est_word, self.n_ref_word)}[key[0]]
+                        "w": (self.n_est_word, self.n_ref_word),
+                        "h": (self.n_est_hit, self.n_ref_hit)}[key[0]]
         hits = self.hits[key]
         if n_est + n_ref == 0:
             return 1.0
@@ -144,6 +150,8 @@ def group_reference(truth: dict, clips) -> list[tuple[float, ...]]:
     slots = {s["index"]: s for s in truth["slots"]}
     out: list[tuple[float, ...]] = []
     for word in truth["words"]:
+        if word["label"] in HIT_WORDS:
+            continue
         slot = slots.get(word["slot"])
         own = word["syllable_onsets_s"] or [word["onset_s"]]
         per_voice = []
@@ -176,13 +184,29 @@ def match_groups(estimated: list[float], groups: list[tuple[float, ...]],
     return hits
 
 
+HIT_WORDS = {"KISS"}  # a kiss has no voice: the detector reports it as percussion
+
+
 def reference(truth: dict) -> tuple[list[float], list[float]]:
-    """True syllable and word onsets [s] of a performance."""
+    """True syllable and word onsets [s] of a performance (kisses are hits)."""
     syllables, words = [], []
     for word in truth["words"]:
+        if word["label"] in HIT_WORDS:
+            continue
         words.append(word["onset_s"])
         syllables.extend(word["syllable_onsets_s"] or [word["onset_s"]])
     return sorted(syllables), sorted(words)
+
+
+def hit_reference(truth: dict) -> list[float]:
+    """Return the true onsets of percussive events [s].
+
+    They are the percussion the renderer placed (claps, table hits, stamps,
+    snaps, dice, squeaks) and the kisses.
+    """
+    hits = [p["time_s"] for p in truth["percussion"]]
+    hits.extend(w["onset_s"] for w in truth["words"] if w["label"] in HIT_WORDS)
+    return sorted(hits)
 
 
 def match(estimated: list[float], reference_s: list[float], tolerance_s: float) -> list[tuple]:
@@ -200,8 +224,11 @@ def match(estimated: list[float], reference_s: list[float], tolerance_s: float) 
 
 
 def score(tally: Tally, syllables: list[float], words: list[float], case: Case,
-          detected_s: dict | None = None) -> None:
-    """Add one file's result to a tally."""
+          detected_s: dict | None = None, hits: list[float] | None = None) -> None:
+    """Add one file's result to a tally.
+
+    `hits` is None when the method reports no percussion of its own.
+    """
     ref_syl, ref_word = reference(case.truth)
     tally.n_ref_group += len(case.group_syllables)
     tally.hits["g50"] += match_groups(syllables, case.group_syllables, 0.05)
@@ -217,6 +244,11 @@ def score(tally: Tally, syllables: list[float], words: list[float], case: Case,
     tally.word_errors_s.extend(abs(e - r) for e, r in pairs)
     if detected_s is not None:
         tally.latencies_s.extend(detected_s[e] - r for e, r in pairs)
+    if hits is not None:
+        ref_hit = hit_reference(case.truth)
+        tally.n_est_hit += len(hits)
+        tally.n_ref_hit += len(ref_hit)
+        tally.hits["h50"] += len(match(hits, ref_hit, 0.05))
 
 
 def run_ours(case: Case, tally: Tally, config: OnsetConfig = DEFAULT_CONFIG) -> None:
@@ -234,7 +266,8 @@ def run_ours(case: Case, tally: Tally, config: OnsetConfig = DEFAULT_CONFIG) -> 
     words = [e.onset_s for e in events if isinstance(e, Word)]
     detected = {e.time_s: e.detected_s for e in events
                 if isinstance(e, Onset) and e.kind is OnsetKind.SYLLABLE}
-    score(tally, syllables, words, case, detected)
+    hits = [e.time_s for e in events if isinstance(e, Onset) and e.kind is OnsetKind.PERCUSSION]
+    score(tally, syllables, words, case, detected, hits)
 
 
 LIBROSA_SETTINGS = {
@@ -273,13 +306,14 @@ def row(name: str, tally: Tally) -> str:
     med, p95 = (np.median(errors), np.percentile(errors, 95)) if len(errors) else (np.nan,) * 2
     latency = np.median(tally.latencies_s) * 1000.0 if tally.latencies_s else np.nan
     rtf = tally.seconds / max(tally.audio_s, 1e-9)
+    hit = f"{tally.f('h50'):7.3f}" if tally.n_est_hit + tally.n_ref_hit else f"{'-':>7}"
     return (f"{name:<22} {tally.f('s50'):7.3f} {tally.f('s25'):7.3f} {tally.f('g50'):7.3f} "
             f"{tally.f('w50'):7.3f} "
-            f"{tally.f('w25'):7.3f} {med:8.1f} {p95:8.1f} {latency:8.1f} {rtf:8.4f}")
+            f"{tally.f('w25'):7.3f} {hit} {med:8.1f} {p95:8.1f} {latency:8.1f} {rtf:8.4f}")
 
 
 HEADER = (f"{'method':<22} {'syl@50':>7} {'syl@25':>7} {'grp@50':>7} {'word@50':>7} "
-          f"{'word@25':>7} "
+          f"{'word@25':>7} {'hit@50':>7} "
           f"{'med ms':>8} {'p95 ms':>8} {'lat ms':>8} {'RTF':>8}")
 
 
