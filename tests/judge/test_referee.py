@@ -198,6 +198,17 @@ HARD_SOLOS = [
     (["12", "05", "44", "42", "27"], "challenge-8", 3, None,  # solo 2 heard 100 ms late
      {"period_s": 1.7055452185438487, "voices": 3, "snr_db": 10.0, "noise": "pink",
       "jitter_ms": 2.612901320446823, "split": "test"}, 946047469, ("Anna", "Ben", "Cem", "Mei")),
+    # --seed 11: the pair a word late (solo 2 and the group's first word) fitted as
+    # well as the solos, which lost on a faint tail syllable or an unflagged word start
+    (["21", "23", "13", "09", "30"], "highscore", None, "tempo_drift@9",
+     {"period_s": 2.3892098025594324, "voices": 2, "jitter_ms": 2.2222142012098867,
+      "split": "test"}, 327721166, ("Anna", "Ben", "Cem", "Mei")),
+    (["43", "35", "36", "24"], "highscore", None, None,
+     {"period_s": 1.8108518630807013, "voices": 1, "snr_db": 20.0, "noise": "babble",
+      "jitter_ms": 16.774400540803917, "split": "test"}, 817384417, ("Anna", "Ben", "Cem")),
+    (["46", "23", "27", "39", "08", "17", "48"], "challenge-4", 7, "off_beat@12",
+     {"period_s": 1.11043521299794, "voices": 3, "snr_db": 20.0, "noise": "babble",
+      "jitter_ms": 0.12211193301186807, "split": "test"}, 603867201, ("Anna", "Ben", "Cem")),
 ]
 
 
