@@ -43,7 +43,9 @@ SOLO_CONFIRM_WORDS = 2       # the group's first words that confirm the solos' b
 CONFIRM_REACH = 1.5          # ... within 1.5 times the off-beat tolerance
 CONFIRM_PRIOR = 0.5          # ... following the group's beat as it settles
 LEAD_IN_S = 0.03             # slot audio starts this long before the heard onset
-WEAK_START_DB = 6.0          # a word start this much weaker than the slot's strongest is noise
+NOISE_ONSET_DB = 20.0        # an onset this much under the loudest one near the beat is noise
+ONSET_LEVEL_S = 0.12         # an onset's level: its loudest frame within this long [s]
+LEVEL_FRAME_S = 0.02         # ... of frames this long [s]
 SILENCE_LABELS = {"SILENCE", "NOISE", "PERCUSSION"}
 HIT_LABELS = {"KISS", "SQUEAK"}  # sounds the onset detector reports as percussion
 WORD_SPAN_FRACTION = 0.85  # a word's syllables start within this much of a period
@@ -596,20 +598,34 @@ class Referee:
         return min(candidates, key=lambda t: abs(t - expected_s), default=None)
 
     def _word_start_near(self, expected_s: float, period_s: float) -> float | None:
-        """Where the slot's word starts: the first strong word start within +-T/2.
+        """Where the slot's word starts: the first onset within +-T/2 that is loud.
 
         The first, not the nearest: a slow or drawn-out word may pause inside and
-        show a second "word start" closer to the beat. Weak starts (more than
-        `WEAK_START_DB` below the strongest) are a noise before the word.
+        show a second "word start" closer to the beat. Loud: an onset more than
+        `NOISE_ONSET_DB` under the loudest one from there to the window's end is
+        noise before the word (babble filling the pause before a word hides its
+        start, so the detector flags the noise as the word start and the word's
+        first syllable as a syllable inside it). The audio decides, not the
+        detector's strength, which measures the rise over its own floor.
         """
-        near = self._word_onsets_between(expected_s - SEARCH_FRACTION * period_s,
-                                          expected_s + SEARCH_FRACTION * period_s)
+        lo = expected_s - SEARCH_FRACTION * period_s
+        hi = expected_s + SEARCH_FRACTION * period_s
+        near = self._word_onsets_between(lo, hi)
         if not near:
             return None
-        if not near[0].starts_word:
-            return near[0].time_s  # words abut: the first syllable after the last word
-        strongest = max(o.strength for o in near)
-        return next(o.time_s for o in near if o.strength >= strongest - WEAK_START_DB)
+        # the syllables from the first start on: where the detector merged a word into
+        # the noise before it, only its syllables show where it begins
+        onsets = [s.time_s for s in self._syllables if near[0].time_s <= s.time_s <= hi]
+        levels_db = [self._onset_level_db(t) for t in onsets]
+        loudest_db = max(levels_db)
+        return next(t for t, level_db in zip(onsets, levels_db)
+                    if level_db >= loudest_db - NOISE_ONSET_DB)
+
+    def _onset_level_db(self, onset_s: float) -> float:
+        """How loud the sound starting at `onset_s` gets: the loudest
+        `LEVEL_FRAME_S` frame within `ONSET_LEVEL_S` [dB]."""
+        return peak_level_db(self._samples(onset_s, onset_s + ONSET_LEVEL_S),
+                             int(LEVEL_FRAME_S * self.sr))
 
     def _word_end(self, onset_s: float, final: bool, free: bool = False,
                   syllables: int = 0, hit_follows: bool = False) -> float | None:
@@ -838,6 +854,16 @@ class Referee:
 # syllables of the longer words a card can ask for (every other word and name: one)
 _SYLLABLES = {MIEZEKATZE: 4, "WINKEKATZE": 4, "WUIKKIWUIKKI": 4, "WAVING CAT": 3,
               "DING DONG": 2, "MIAU": 2}
+
+
+def peak_level_db(samples: np.ndarray, frame_samples: int) -> float:
+    """The power of the loudest whole frame of `samples` [dB re full scale];
+    -120 dB when there is not one whole frame."""
+    n = len(samples) // frame_samples
+    if n == 0:
+        return -120.0
+    frames = np.asarray(samples[:n * frame_samples], dtype=np.float64).reshape(n, frame_samples)
+    return float(10.0 * np.log10(np.max(np.mean(frames ** 2, axis=1)) + 1e-12))
 
 
 def _is_hit(expected: Expected) -> bool:
