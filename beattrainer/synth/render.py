@@ -267,9 +267,10 @@ def check_mistake(slots: Sequence[Slot], mistake: Mistake) -> None:
             (expected.sound is Sound.NONVERBAL or set(expected.labels) == {"SHH"}):
         # SHH, a kiss, a squeak have no voice to drop: said as ever, they fulfil a whisper
         raise RenderError(f"{where}: {expected.item()} sounds the same whispered or not")
-    if kind in ("off_beat", "missing") and _follows_free_timing(slots, slot):
-        # (a word left out there only makes the free pause longer: the referee
-        # sees the mistake at the first later slot whose content differs)
+    if kind in ("off_beat", "missing", "unexpected_sound") and _follows_free_timing(slots, slot):
+        # (a word left out there only makes the free pause longer, a sound in a
+        # silence there is the next word said early: the referee sees the mistake
+        # at the first later slot whose content differs)
         raise RenderError(f"{where}: the slot after a free-timing card sets the beat anew")
 
 
@@ -312,8 +313,15 @@ def free_timing_pause_s(slot: Slot, placed: _SlotRender, expected_s: float, grid
 
 
 def _follows_free_timing(slots: Sequence[Slot], slot: Slot) -> bool:
+    """True when a free-timing card comes before `slot` with only silences between:
+    a silence cannot anchor the beat, so the free time lasts until the next sound."""
     earlier = [s for s in slots if s.voice == slot.voice and s.beat < slot.beat]
-    return bool(earlier) and earlier[-1].expected.free_timing
+    for before in reversed(earlier):
+        if before.expected.free_timing:
+            return True
+        if before.expected.sound is not Sound.SILENCE:
+            return False
+    return False
 
 
 def _last_slot_is_shared_final(perf: Performance) -> bool:

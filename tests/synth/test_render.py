@@ -445,3 +445,21 @@ def test_no_word_is_left_out_right_after_a_free_timing_card(lib):
         with pytest.raises(RenderError, match="sets the beat anew"):
             render(lib, perf=perf, mistake=Mistake.parse(f"{kind}@{after_free}"))
     render(lib, perf=perf, mistake=Mistake.parse(f"missing@{after_free + 1}"))
+
+
+def test_the_free_time_lasts_through_silences_until_the_next_sound(lib):
+    """A silence cannot anchor the beat after a free-timing card: the next sounding
+    slot does, so no word is left out or put off the beat there, and no sound is
+    made in the silence between (decision 19)."""
+    from beattrainer.mzkz.sequence import Mode, compile_performance
+
+    perf = compile_performance(["44", "26", "04"], Mode.parse("highscore"), None,
+                               players=("Anna", "Ben"))
+    silence = next(s.index for s in perf.slots if s.card == "26")
+    yeah = next(s.index for s in perf.slots if s.card == "04")
+    assert perf.slots[silence - 1].expected.free_timing
+    assert yeah == silence + 1
+    for kind, index in (("unexpected_sound", silence), ("missing", yeah), ("off_beat", yeah)):
+        with pytest.raises(RenderError, match="sets the beat anew"):
+            render(lib, perf=perf, mistake=Mistake.parse(f"{kind}@{index}"))
+    render(lib, perf=perf, mistake=Mistake.parse(f"missing@{yeah + 1}"))
