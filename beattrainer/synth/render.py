@@ -799,8 +799,12 @@ def _mistake_json(mistake: Mistake | None, slots: Sequence[Slot], period_factors
     if mistake.kind == "off_beat":
         out["shift_s"] = _r(renderer.off_beat_shift_s)
     if mistake.kind == "tempo_drift":
-        # slot i's preceding period is the one of beat i-1
+        # slot i's preceding period is the one of beat i-1; only a word the referee
+        # times can show the drift (not a silence, the free final move, or the word
+        # that sets the beat anew after a free-timing card)
         later = [s.index for s in slots
-                 if s.beat >= 1 and period_factors[s.beat - 1] > 1.15 + 1e-9]
+                 if s.beat >= 1 and period_factors[s.beat - 1] > 1.15 + 1e-9
+                 and s.role is Role.CARD and s.expected.sound is not Sound.SILENCE
+                 and not _follows_free_timing(slots, s)]
         out["drift_exceeds_15pct_from_slot"] = later[0] if later else None
     return out
