@@ -35,7 +35,13 @@ from beattrainer.recognize.vocabulary import (
     is_speech,
     sound_class,
 )
-from beattrainer.recognize.words import WordModel, load_word_model, word_features
+from beattrainer.recognize.words import (
+    OTHER_WORD,
+    WordModel,
+    load_word_model,
+    word_class,
+    word_features,
+)
 
 SAMPLE_RATE = 16_000
 FLOOR_RISE_DB_PER_SLOT = 1.0  # the room's noise floor may creep up this fast between slots
@@ -317,6 +323,11 @@ class SlotRecognizer:
         syllables = len(ctx.syllable_onsets_s) if ctx.syllable_onsets_s is not None \
             else acoustics.syllables
         labels = self._labels(ctx, expected, alternatives)
+        if any(word_class(label) == OTHER_WORD for label in (expected.label, *alternatives)):
+            # a name (or a blank card's word) is due: the word model knows it only as
+            # the shared OTHER_WORD class, and it may sound like another card's word
+            # (ANNA like AAAH), which is not listened for here (decisions: 20)
+            labels = tuple(label for label in labels if label not in self.unlikely)
         reference = self.reference(ctx.group, ctx.performer)
         modifier_scores = self._modifier_scores(acoustics, reference)
         level_change = acoustics.level_db - reference.level_db \

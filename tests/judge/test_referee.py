@@ -287,3 +287,29 @@ def test_noise_before_a_word_does_not_start_it(render, cards, mode, number, opti
                  if v.offset_ms is not None and t["word_onset_s"] is not None]
     # whispers start softly: within the smallest off-beat tolerance, not 190-730 ms off
     assert max(errors_ms) < 120
+
+
+# Where card 13 asks for a name (benchmarks/judge.py --seed 11): ANNA was heard as
+# AAAH, a word of a card not in play, by the speech layer and the word model
+# alike (decision 20).
+NAME_DUE = [
+    (["01", "10", "13", "48"], "challenge-8", 2, None,
+     {"period_s": 2.361533578021201, "voices": 3, "snr_db": 10.0, "noise": "pink",
+      "jitter_ms": 11.204006458816933, "split": "test"}, 857854807, ("Anna", "Ben", "Cem")),
+    (["13", "43", "18"], "challenge-9", 3, "missing@7",
+     {"period_s": 1.8782457138613045, "voices": 2, "snr_db": 30.0, "noise": "pink",
+      "jitter_ms": 9.65494473157969, "split": "test"}, 858990217, ("Anna", "Ben")),
+]
+
+
+@pytest.mark.parametrize("cards, mode, number, mistake, options, seed, players", NAME_DUE)
+def test_a_name_is_not_taken_for_another_cards_word(render, cards, mode, number, mistake,
+                                                    options, seed, players):
+    perf, samples, sr, truth = render(cards, mode, number, mistake, seed, players, **options)
+    report = judge(perf, samples)
+    names = [v for v in report.slots if v.slot.card == "13" and v.heard is not None]
+    assert names and all(v.verdict == "ok" for v in names), [v.message for v in names]
+    if mistake is None:
+        assert report.result == "completed", report.to_json()["mistake"]
+    else:
+        assert report.mistake is not None and report.mistake.slot.index == truth["mistake"]["slot"]
