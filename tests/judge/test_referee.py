@@ -209,6 +209,15 @@ HARD_SOLOS = [
     (["46", "23", "27", "39", "08", "17", "48"], "challenge-4", 7, "off_beat@12",
      {"period_s": 1.11043521299794, "voices": 3, "snr_db": 20.0, "noise": "babble",
       "jitter_ms": 0.12211193301186807, "split": "test"}, 603867201, ("Anna", "Ben", "Cem")),
+    # babble glued onto solo 1 fitted as well as solo 1 itself: the group's words
+    # keep the real solos' line, 0.5 s closer
+    (["45", "44", "36"], "highscore", None, "missing@8",
+     {"period_s": 2.2312231661837463, "voices": 2, "snr_db": 10.0, "noise": "babble",
+      "jitter_ms": 13.459994537112323, "split": "test"}, 997939301, ("Anna", "Ben", "Cem")),
+    # card 43 in play: solo 2 (en-andy) heard as WINKEKATZE over its own syllables
+    (["43", "27", "20", "26"], "challenge-7", 2, "tempo_drift@3",
+     {"period_s": 1.6765939565023458, "voices": 3, "snr_db": 20.0, "noise": "pink",
+      "jitter_ms": 16.24441176334686, "split": "test"}, 189170119, ("Anna", "Ben")),
 ]
 
 
