@@ -616,7 +616,10 @@ class Referee:
                 if lo <= p.time_s <= expected_s + SEARCH_FRACTION * period_s]
         candidates = [*hits, *([word_s] if word_s is not None else [])]
         # nearest to the beat: a burst inside the word before is no kiss
-        return min(candidates, key=lambda t: abs(t - expected_s), default=None)
+        nearest = min(candidates, key=lambda t: abs(t - expected_s), default=None)
+        if nearest is None or nearest == word_s:
+            return nearest
+        return _first_of_series(sorted(hits), nearest)
 
     def _word_start_near(self, expected_s: float, period_s: float) -> float | None:
         """Where the slot's word starts: the first onset within +-T/2 that is loud.
@@ -885,6 +888,18 @@ def peak_level_db(samples: np.ndarray, frame_samples: int) -> float:
         return -120.0
     frames = np.asarray(samples[:n * frame_samples], dtype=np.float64).reshape(n, frame_samples)
     return float(10.0 * np.log10(np.max(np.mean(frames ** 2, axis=1)) + 1e-12))
+
+
+def _first_of_series(hits_s: Sequence[float], hit_s: float) -> float:
+    """The first hit of the series `hit_s` belongs to: squeaks of one squeezing
+    follow each other faster than `HIT_PAUSE_S`, and the card's sound starts at the
+    first of them (the one nearest the beat may be the second or third) [s]."""
+    first = hit_s
+    for t in reversed([h for h in hits_s if h < hit_s]):
+        if first - t >= HIT_PAUSE_S:
+            break
+        first = t
+    return first
 
 
 def _is_hit(expected: Expected) -> bool:

@@ -322,3 +322,27 @@ def test_a_name_is_not_taken_for_another_cards_word(render, cards, mode, number,
         assert report.result == "completed", report.to_json()["mistake"]
     else:
         assert report.mistake is not None and report.mistake.slot.index == truth["mistake"]["slot"]
+
+
+def test_a_squeaking_card_starts_at_its_first_squeak(render):
+    """Card 22 squeezed three times, the first 600 ms early (benchmarks/judge.py
+    --seed 12): the third squeak lay nearest the beat and was taken for the start."""
+    perf, samples, sr, truth = render(
+        ["16", "22"], "highscore", None, "off_beat@3", 114753841, ("Anna", "Ben", "Cem", "Mei"),
+        period_s=2.4046152384419037, voices=1, snr_db=10.0, noise="pink",
+        jitter_ms=5.845064508597451, split="test")
+    report = judge(perf, samples)
+    squeaks = [p["time_s"] for p in truth["slots"][3]["percussion"]]
+    assert len(squeaks) > 1
+    assert report.mistake is not None and report.mistake.slot.index == 3
+    assert report.mistake.mistake is MistakeKind.OFF_BEAT
+    assert report.mistake.heard_onset_s == pytest.approx(squeaks[0], abs=0.05)
+
+
+def test_first_of_series_walks_back_over_quick_hits():
+    from beattrainer.judge import HIT_PAUSE_S, _first_of_series
+
+    hits = [1.0, 3.0, 3.3, 3.6, 5.0]
+    assert _first_of_series(hits, 3.6) == 3.0
+    assert _first_of_series(hits, 5.0) == 5.0
+    assert _first_of_series([2.0, 2.0 + HIT_PAUSE_S], 2.0 + HIT_PAUSE_S) == 2.0 + HIT_PAUSE_S
