@@ -52,6 +52,9 @@ SILENCE_LABELS = {"SILENCE", "NOISE", "PERCUSSION"}
 HIT_LABELS = {"KISS", "SQUEAK"}  # sounds the onset detector reports as percussion
 WORD_SPAN_FRACTION = 0.85  # a word's syllables start within this much of a period
 HIT_PAUSE_S = 0.6  # [s] squeaks of one squeezing follow each other faster than this
+SAME_HIT_DB = 4.0  # ... and lie this close in level [dB]
+HIT_LEVEL_S = 0.06  # a hit's level: its loudest frame within this long [s] ...
+HIT_FRAME_S = 0.01  # ... of frames this long [s]
 
 
 class MistakeKind(str, Enum):
@@ -619,7 +622,15 @@ class Referee:
         nearest = min(candidates, key=lambda t: abs(t - expected_s), default=None)
         if nearest is None or nearest == word_s:
             return nearest
-        return _first_of_series(sorted(hits), nearest)
+        # one squeezing's squeaks sound alike; a burst inside the word before (its
+        # TZE) is softer
+        level_db = self._hit_level_db(nearest)
+        alike = [t for t in hits if abs(self._hit_level_db(t) - level_db) <= SAME_HIT_DB]
+        return _first_of_series(sorted(alike), nearest)
+
+    def _hit_level_db(self, hit_s: float) -> float:
+        """How loud a hit is: its loudest `HIT_FRAME_S` frame within `HIT_LEVEL_S` [dB]."""
+        return peak_level_db(self._samples(hit_s, hit_s + HIT_LEVEL_S), int(HIT_FRAME_S * self.sr))
 
     def _word_start_near(self, expected_s: float, period_s: float) -> float | None:
         """Where the slot's word starts: the first onset within +-T/2 that is loud.
@@ -893,7 +904,8 @@ def peak_level_db(samples: np.ndarray, frame_samples: int) -> float:
 def _first_of_series(hits_s: Sequence[float], hit_s: float) -> float:
     """The first hit of the series `hit_s` belongs to: squeaks of one squeezing
     follow each other faster than `HIT_PAUSE_S`, and the card's sound starts at the
-    first of them (the one nearest the beat may be the second or third) [s]."""
+    first of them (the one nearest the beat may be the second or third) [s].
+    `hits_s` holds the hits that sound alike, sorted."""
     first = hit_s
     for t in reversed([h for h in hits_s if h < hit_s]):
         if first - t >= HIT_PAUSE_S:

@@ -339,6 +339,30 @@ def test_a_squeaking_card_starts_at_its_first_squeak(render):
     assert report.mistake.heard_onset_s == pytest.approx(squeaks[0], abs=0.05)
 
 
+@pytest.mark.parametrize("cards, options, seed, players", [
+    (["43", "22", "07", "19"], {"period_s": 1.4095097052951644, "voices": 4, "snr_db": 10.0,
+                                "noise": "pink", "jitter_ms": 0.7534284583353168},
+     907327667, ("Anna", "Ben")),
+    (["20", "39", "03", "09"], {"period_s": 1.8140806556217517, "voices": 1, "snr_db": 30.0,
+                                "noise": "pink", "jitter_ms": 7.946477943040597},
+     32405804, ("Anna", "Ben", "Cem")),
+])
+def test_a_burst_inside_the_word_before_starts_no_squeak_series(render, cards, options, seed,
+                                                                 players):
+    """The TZE of the word before a squeaking card, a softer hit under HIT_PAUSE_S
+    before its first squeak, is not the card's start (--seed 12)."""
+    perf, samples, sr, truth = render(cards, "highscore", None, None, seed, players,
+                                      split="test", **options)
+    report = judge(perf, samples)
+    judged = [(v, t) for v, t in zip(report.slots, truth["slots"])
+              if v.slot.card in ("22", "09") and v.heard is not None and t["percussion"]]
+    assert judged
+    for verdict, slot_truth in judged:
+        assert verdict.verdict == "ok" or verdict.mistake is not MistakeKind.OFF_BEAT
+        assert verdict.heard_onset_s == pytest.approx(slot_truth["percussion"][0]["time_s"],
+                                                      abs=0.05)
+
+
 def test_first_of_series_walks_back_over_quick_hits():
     from beattrainer.judge import HIT_PAUSE_S, _first_of_series
 
