@@ -29,7 +29,7 @@ BLOCK = 512
 
 
 def performance_of(truth: dict):
-    """The performance the truth was rendered from."""
+    """Compile the mode and performance that `truth` was rendered from."""
     mode = Mode.parse(truth["mode"])
     players = tuple(truth["players"])
     return mode, compile_performance(truth["cards"], mode, truth["performance"] if
@@ -37,11 +37,12 @@ def performance_of(truth: dict):
 
 
 def main() -> None:
+    """Judge the case again and print it slot by slot."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("case", help="path without extension, e.g. /tmp/jd11/case013")
     parser.add_argument("--onsets", action="store_true")
     parser.add_argument("--solos", action="store_true",
-                        help="list the solo candidates the recognizer accepted and the pairs scored")
+                        help="list the solo words the recognizer heard and the pairs scored")
     args = parser.parse_args()
     base = Path(args.case)
     truth = json.loads(base.with_suffix(".truth.json").read_text())
@@ -75,7 +76,8 @@ def main() -> None:
               f"     truth {placed.get('label')} {placed.get('kind')} "
               f"{placed.get('modifier') or ''} at {true_on and round(true_on, 3)} "
               f"(exp {round(st['expected_onset_s'], 3)}) {st.get('mistake') or ''}\n"
-              f"     heard {heard and heard.label} c={heard and heard.confidence and round(heard.confidence, 2)} "
+              f"     heard {heard and heard.label} "
+              f"c={heard and heard.confidence and round(heard.confidence, 2)} "
               f"lvl={heard and heard.level_db and round(heard.level_db, 1)} "
               f"at {verdict.heard_onset_s and round(verdict.heard_onset_s, 3)} "
               f"(exp {verdict.expected_onset_s and round(verdict.expected_onset_s, 3)}) "
