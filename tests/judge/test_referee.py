@@ -401,3 +401,25 @@ def test_a_hiss_in_noise_is_heard(render, cards, mode, number, mistake, options,
         assert report.result == "completed", report.to_json()["mistake"]
     else:
         assert report.mistake is not None and report.mistake.slot.index == truth["mistake"]["slot"]
+
+
+# Card 43 in play, babble noise (benchmarks/judge.py --seeds 11, 12): a solo was
+# heard as WINKEKATZE, which is listened for only in 43's own slots (decision 22).
+WINKEKATZE_IN_PLAY = [
+    (["47", "11", "10", "28", "09", "41", "03", "43"], "challenge-4", 8,
+     {"period_s": 0.9048059547172541, "voices": 4, "snr_db": 20.0, "noise": "babble",
+      "jitter_ms": 10.829323234375885, "reverb": True}, 772538038, ("Anna", "Ben")),
+    (["42", "10", "43", "44"], "highscore", None,
+     {"period_s": 1.0864732358383131, "voices": 3, "snr_db": 10.0, "noise": "babble",
+      "jitter_ms": 12.934397446286463}, 1043323974, ("Anna", "Ben", "Cem")),
+]
+
+
+@pytest.mark.parametrize("cards, mode, number, options, seed, players", WINKEKATZE_IN_PLAY)
+def test_a_solo_is_not_taken_for_winkekatze(render, cards, mode, number, options, seed,
+                                            players):
+    perf, samples, sr, truth = render(cards, mode, number, None, seed, players, split="test",
+                                      **options)
+    report = judge(perf, samples)
+    solos = [v for v in report.slots if v.slot.role.value == "solo"]
+    assert all(v.verdict == "ok" for v in solos), [v.message for v in solos]
