@@ -206,6 +206,8 @@ class Referee:
         # solo pair -> (words on its beat, those words as (beat, onset))
         self._kept: dict[tuple[float, float], tuple[int, tuple[tuple[int, float], ...]]] = {}
         self._normal_levels_db: list[float] = []  # levels of plain words heard right
+        self._word_start_levels_db: list[float] = []  # starts of words heard right [dB]
+        self._onset_levels_db: dict[float, float] = {}
         self._last_heard_s = -1.0     # onset of the last word judged [s]
         self._last_heard_syllables = 0
         self._last_heard_span_s = float("inf")  # where its syllables may lie after its onset
@@ -558,9 +560,10 @@ class Referee:
             self._reanchor_pending = False
             return SlotVerdict(slot, None, later[0] if later else None, None,
                                verdict="not_judged", message="the final move is free")
-        if not later:
+        words = [t for t in later if not self._is_room_noise(t)]
+        if not words and not (final and later):
             return None  # not heard yet (at the end of the stream: never)
-        onset = later[0]
+        onset = (words or later)[0]
         end_s = self._word_end(onset, final, free=slot.expected.free_timing,
                                syllables=_free_syllables(slot.expected),
                                hit_follows=self._hit_follows(slot))
@@ -656,11 +659,26 @@ class Referee:
         return next(t for t, level_db in zip(onsets, levels_db)
                     if level_db >= loudest_db - NOISE_ONSET_DB)
 
+    def _is_room_noise(self, onset_s: float) -> bool:
+        """A word start far under the group's plain words (`NOISE_ONSET_DB`) is the
+        room's: after a free-timing card the group is heard again at its own level,
+        not at babble's."""
+        if not self._word_start_levels_db or \
+                any(abs(p.time_s - onset_s) < MIN_SYLLABLE_GAP_S for p in self.percussion):
+            return False  # (a kiss or a squeak may be soft; it is a hit, not a word)
+        normal_db = float(np.median(self._word_start_levels_db[-8:]))
+        return self._onset_level_db(onset_s) < normal_db - NOISE_ONSET_DB
+
     def _onset_level_db(self, onset_s: float) -> float:
         """How loud the sound starting at `onset_s` gets: the loudest
-        `LEVEL_FRAME_S` frame within `ONSET_LEVEL_S` [dB]."""
-        return peak_level_db(self._samples(onset_s, onset_s + ONSET_LEVEL_S),
-                             int(LEVEL_FRAME_S * self.sr))
+        `LEVEL_FRAME_S` frame within `ONSET_LEVEL_S` [dB] (cached once heard)."""
+        if onset_s in self._onset_levels_db:
+            return self._onset_levels_db[onset_s]
+        level_db = peak_level_db(self._samples(onset_s, onset_s + ONSET_LEVEL_S),
+                                 int(LEVEL_FRAME_S * self.sr))
+        if self._n_samples >= (onset_s + ONSET_LEVEL_S) * self.sr:
+            self._onset_levels_db[onset_s] = level_db
+        return level_db
 
     def _word_end(self, onset_s: float, final: bool, free: bool = False,
                   syllables: int = 0, hit_follows: bool = False) -> float | None:
@@ -731,6 +749,7 @@ class Referee:
     def _judge_voiced(self, slot: Slot, expected_s: float | None, onset: float | None,
                       end_s: float, timed: bool) -> SlotVerdict:
         due = _due_text(slot.expected)
+        start_heard = onset is not None
         if onset is None:
             samples = self._samples(expected_s - 0.25 * self._tracker.period_s, end_s)
             heard = self.recognizer.recognize_slot(samples, slot.expected, slot, ())
@@ -751,6 +770,10 @@ class Referee:
         base = SlotVerdict(slot, expected_s, onset, heard, syllables, offset_ms)
         if heard.accepted and heard.level_db is not None and _plain(slot.expected):
             self._normal_levels_db.append(heard.level_db)
+        if heard.accepted and slot.expected.voiced and start_heard:
+            # (quiet and loud words too: the median of the last few stays the group's,
+            # and under challenge 1 every word is whispered)
+            self._word_start_levels_db.append(self._onset_level_db(onset))
         if not heard.accepted:
             kind = _content_mistake(slot.expected, heard.label)
             return replace(base, verdict="mistake", mistake=kind,

@@ -423,3 +423,34 @@ def test_a_solo_is_not_taken_for_winkekatze(render, cards, mode, number, options
     report = judge(perf, samples)
     solos = [v for v in report.slots if v.slot.role.value == "solo"]
     assert all(v.verdict == "ok" for v in solos), [v.message for v in solos]
+
+
+# After a free-timing card (benchmarks/judge.py --seeds 11, 12), a babble word
+# start 30 dB under the group anchored the next slot 1.3-3.5 s early.
+BABBLE_AFTER_FREE_TIME = [
+    (["13", "26", "46", "47", "31", "23"], "highscore", None, "off_beat@14",
+     {"period_s": 2.4837077256926525, "voices": 3, "snr_db": 30.0, "noise": "babble",
+      "jitter_ms": 9.727811083988394}, 1001669799, ("Anna", "Ben", "Cem")),
+    (["34", "38", "48", "31", "30", "23"], "challenge-1", 6, None,
+     {"period_s": 2.3648682331332127, "voices": 3, "snr_db": 30.0, "noise": "babble",
+      "jitter_ms": 14.812022164938783}, 1044608186, ("Anna", "Ben", "Cem", "Mei")),
+]
+
+
+@pytest.mark.parametrize("cards, mode, number, mistake, options, seed, players",
+                         BABBLE_AFTER_FREE_TIME)
+def test_the_room_does_not_anchor_the_beat_after_free_timing(render, cards, mode, number,
+                                                            mistake, options, seed, players):
+    perf, samples, sr, truth = render(cards, mode, number, mistake, seed, players,
+                                      split="test", **options)
+    report = judge(perf, samples)
+    if mistake is None:
+        assert report.result == "completed", report.to_json()["mistake"]
+    else:
+        assert report.mistake is not None and report.mistake.slot.index == truth["mistake"]["slot"]
+    anchored = [(v, t) for v, t in zip(report.slots, truth["slots"])
+                if v.expected_onset_s is None and v.heard_onset_s is not None
+                and t["word_onset_s"] is not None]
+    assert anchored
+    for verdict, slot_truth in anchored:
+        assert verdict.heard_onset_s == pytest.approx(slot_truth["word_onset_s"], abs=0.06)
