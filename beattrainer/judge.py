@@ -40,14 +40,21 @@ SOLO_CHECK_S = 1.2           # a solo's last syllable starts within this [s]
 SOLO_TAIL_S = 0.3            # ... and lasts this long
 SOLO_MAX_GAP_S = 0.6         # a solo's syllables follow each other closer than this
 SOLO_CONFIRM_WORDS = 2       # the group's first words that confirm the solos' beat
+MISFIT_MARGIN_S = 0.05       # of two pairs that fit as well, the one whose line the group's
+                             # words keep this much closer [s] wins (not the earlier one)
 CONFIRM_REACH = 1.5          # ... within 1.5 times the off-beat tolerance
 CONFIRM_PRIOR = 0.5          # ... following the group's beat as it settles
 LEAD_IN_S = 0.03             # slot audio starts this long before the heard onset
-WEAK_START_DB = 6.0          # a word start this much weaker than the slot's strongest is noise
+NOISE_ONSET_DB = 20.0        # an onset this much under the loudest one near the beat is noise
+ONSET_LEVEL_S = 0.12         # an onset's level: its loudest frame within this long [s]
+LEVEL_FRAME_S = 0.02         # ... of frames this long [s]
 SILENCE_LABELS = {"SILENCE", "NOISE", "PERCUSSION"}
 HIT_LABELS = {"KISS", "SQUEAK"}  # sounds the onset detector reports as percussion
 WORD_SPAN_FRACTION = 0.85  # a word's syllables start within this much of a period
 HIT_PAUSE_S = 0.6  # [s] squeaks of one squeezing follow each other faster than this
+SAME_HIT_DB = 4.0  # ... and lie this close in level [dB]
+HIT_LEVEL_S = 0.06  # a hit's level: its loudest frame within this long [s] ...
+HIT_FRAME_S = 0.01  # ... of frames this long [s]
 
 
 class MistakeKind(str, Enum):
@@ -194,9 +201,13 @@ class Referee:
         self._grid_given = grid is not None
         self._solo_onsets_s: list[float] = []
         self._solo_checks: dict[tuple[float, float], bool] = {}
+        self._solo_alikes = frozenset(label for s in self.slots if MIEZEKATZE in s.expected.labels
+                                      for label in s.expected.labels)
         # solo pair -> (words on its beat, those words as (beat, onset))
         self._kept: dict[tuple[float, float], tuple[int, tuple[tuple[int, float], ...]]] = {}
         self._normal_levels_db: list[float] = []  # levels of plain words heard right
+        self._word_start_levels_db: list[float] = []  # starts of words heard right [dB]
+        self._onset_levels_db: dict[float, float] = {}
         self._last_heard_s = -1.0     # onset of the last word judged [s]
         self._last_heard_syllables = 0
         self._last_heard_span_s = float("inf")  # where its syllables may lie after its onset
@@ -286,10 +297,12 @@ class Referee:
         the recognizer hears the solo's word from there: a cough, a chair or the
         room's chatter must not set the beat. Each pair heard that way is scored by
         how the performance around it fits: the group's next
-        words on its beat, and nothing heard between the two solos. The earliest
-        pair that fits fully is taken at once; otherwise the best-scoring one, once
-        every pair that could compete with it is heard and decided (so a stream
-        decides as the whole file would).
+        words on its beat, nothing heard between the two solos, and no solo word a
+        beat before the first. The earliest pair that fits fully is taken at once;
+        otherwise the best-scoring one (of equals, the earliest, unless the group's
+        words keep a later one's line clearly closer), once every pair that could
+        compete with it is heard and decided (so a stream decides as the whole
+        file would).
         """
         horizon = self.time_s - self.detector.latency_s
         onsets = [s.time_s for s in self._syllables]
@@ -327,12 +340,15 @@ class Referee:
                     waiting = True
                     continue
                 whole = heard if heard[-1] + MIN_SYLLABLE_GAP_S <= second else own
-                score = hits - self._sounds_between(max(own[-1], whole[-1]), second)
+                score = hits - self._sounds_between(max(own[-1], whole[-1]), second) \
+                    - self._solo_word_a_beat_before(first, second - first)
                 if score == SOLO_CONFIRM_WORDS and best is None and not waiting:
                     # the earliest pair that fits fully (no earlier one still undecided:
                     # a longer period is confirmed later)
                     return self._take_solos(first, second)
-                if best is None or score > best[0]:
+                if best is None or score > best[0] or (
+                        score == best[0] and self._misfit_s(first, second)
+                        < self._misfit_s(best[1], best[2]) - MISFIT_MARGIN_S):
                     best = (score, first, second)
             if horizon < first + MAX_PERIOD_S and not final:
                 waiting = True  # a later second solo may still come
@@ -360,6 +376,22 @@ class Referee:
         between = [s for s in self._syllables
                    if first_said_s + MIN_SYLLABLE_GAP_S <= s.time_s < second_s - MIN_SYLLABLE_GAP_S]
         return len(between) + sum(s.starts_word for s in between)
+
+    def _solo_word_a_beat_before(self, first_s: float, period_s: float) -> int:
+        """1 when a word heard as the solo's word starts a beat before `first_s`, on
+        the pair's own grid: then the pair is a word late (the group's first words
+        after the real solos fit it as well), since the room is quiet before the
+        lead's first solo (decisions: Beatz'n'Catz 8). Noise there is no such word."""
+        reach = CONFIRM_REACH * self.tolerances.off_beat_s(period_s)
+        due_s = first_s - period_s
+        onsets = [s.time_s for s in self._syllables]
+        for k, w in enumerate(self._syllables):
+            if w.starts_word and abs(w.time_s - due_s) <= reach and \
+                    w.time_s < first_s - MIN_PERIOD_S and self._is_solo_word(
+                        w.time_s, self._solo_end(onsets, k, expected_syllables(
+                            self.slots[0].expected))):
+                return 1
+        return 0
 
     def _beats_kept(self, first: float, second: float, horizon: float,
                     final: bool) -> tuple[int, tuple[tuple[int, float], ...], bool]:
@@ -396,6 +428,15 @@ class Referee:
         confirmed = tuple(zip(beats[2:], times[2:]))
         self._kept[key] = (hits, confirmed)
         return hits, confirmed, False
+
+    def _misfit_s(self, first: float, second: float) -> float:
+        """How far the group's words that kept a pair's beat lie from the line the
+        pair sets, on average [s] (0 without such words)."""
+        _, confirmed = self._kept[(first, second)]
+        if not confirmed:
+            return 0.0
+        period = second - first
+        return float(np.mean([abs(t - (first + beat * period)) for beat, t in confirmed]))
 
     def _take_solos(self, first: float, second: float) -> bool:
         """Set the grid from the solos; a solo onset the detector misheard (alone off
@@ -436,7 +477,11 @@ class Referee:
             slot = self.slots[0]
             samples = self._samples(onset_s - LEAD_IN_S, end_s)
             heard = self.recognizer.probe_slot(samples, slot.expected, slot)
-            self._solo_checks[key] = heard.accepted
+            # a word a card takes in MIEZEKATZE's place (43: WINKEKATZE) sounds like
+            # it: heard as such, it is still where the lead spoke (its verdict is
+            # the solo slot's own)
+            self._solo_checks[key] = heard.accepted or \
+                heard.label.split("/", 1)[0] in self._solo_alikes
         return self._solo_checks[key]
 
     def _try_close(self, slot: Slot, final: bool) -> SlotVerdict | None:
@@ -515,9 +560,10 @@ class Referee:
             self._reanchor_pending = False
             return SlotVerdict(slot, None, later[0] if later else None, None,
                                verdict="not_judged", message="the final move is free")
-        if not later:
+        words = [t for t in later if not self._is_room_noise(t)]
+        if not words and not (final and later):
             return None  # not heard yet (at the end of the stream: never)
-        onset = later[0]
+        onset = (words or later)[0]
         end_s = self._word_end(onset, final, free=slot.expected.free_timing,
                                syllables=_free_syllables(slot.expected),
                                hit_follows=self._hit_follows(slot))
@@ -576,23 +622,63 @@ class Referee:
                 if lo <= p.time_s <= expected_s + SEARCH_FRACTION * period_s]
         candidates = [*hits, *([word_s] if word_s is not None else [])]
         # nearest to the beat: a burst inside the word before is no kiss
-        return min(candidates, key=lambda t: abs(t - expected_s), default=None)
+        nearest = min(candidates, key=lambda t: abs(t - expected_s), default=None)
+        if nearest is None or nearest == word_s:
+            return nearest
+        # one squeezing's squeaks sound alike; a burst inside the word before (its
+        # TZE) is softer
+        level_db = self._hit_level_db(nearest)
+        alike = [t for t in hits if abs(self._hit_level_db(t) - level_db) <= SAME_HIT_DB]
+        return _first_of_series(sorted(alike), nearest)
+
+    def _hit_level_db(self, hit_s: float) -> float:
+        """How loud a hit is: its loudest `HIT_FRAME_S` frame within `HIT_LEVEL_S` [dB]."""
+        return peak_level_db(self._samples(hit_s, hit_s + HIT_LEVEL_S), int(HIT_FRAME_S * self.sr))
 
     def _word_start_near(self, expected_s: float, period_s: float) -> float | None:
-        """Where the slot's word starts: the first strong word start within +-T/2.
+        """Where the slot's word starts: the first onset within +-T/2 that is loud.
 
         The first, not the nearest: a slow or drawn-out word may pause inside and
-        show a second "word start" closer to the beat. Weak starts (more than
-        `WEAK_START_DB` below the strongest) are a noise before the word.
+        show a second "word start" closer to the beat. Loud: an onset more than
+        `NOISE_ONSET_DB` under the loudest one from there to the window's end is
+        noise before the word (babble filling the pause before a word hides its
+        start, so the detector flags the noise as the word start and the word's
+        first syllable as a syllable inside it). The audio decides, not the
+        detector's strength, which measures the rise over its own floor.
         """
-        near = self._word_onsets_between(expected_s - SEARCH_FRACTION * period_s,
-                                          expected_s + SEARCH_FRACTION * period_s)
+        lo = expected_s - SEARCH_FRACTION * period_s
+        hi = expected_s + SEARCH_FRACTION * period_s
+        near = self._word_onsets_between(lo, hi)
         if not near:
             return None
-        if not near[0].starts_word:
-            return near[0].time_s  # words abut: the first syllable after the last word
-        strongest = max(o.strength for o in near)
-        return next(o.time_s for o in near if o.strength >= strongest - WEAK_START_DB)
+        # the syllables from the first start on: where the detector merged a word into
+        # the noise before it, only its syllables show where it begins
+        onsets = [s.time_s for s in self._syllables if near[0].time_s <= s.time_s <= hi]
+        levels_db = [self._onset_level_db(t) for t in onsets]
+        loudest_db = max(levels_db)
+        return next(t for t, level_db in zip(onsets, levels_db)
+                    if level_db >= loudest_db - NOISE_ONSET_DB)
+
+    def _is_room_noise(self, onset_s: float) -> bool:
+        """A word start far under the group's plain words (`NOISE_ONSET_DB`) is the
+        room's: after a free-timing card the group is heard again at its own level,
+        not at babble's."""
+        if not self._word_start_levels_db or \
+                any(abs(p.time_s - onset_s) < MIN_SYLLABLE_GAP_S for p in self.percussion):
+            return False  # (a kiss or a squeak may be soft; it is a hit, not a word)
+        normal_db = float(np.median(self._word_start_levels_db[-8:]))
+        return self._onset_level_db(onset_s) < normal_db - NOISE_ONSET_DB
+
+    def _onset_level_db(self, onset_s: float) -> float:
+        """How loud the sound starting at `onset_s` gets: the loudest
+        `LEVEL_FRAME_S` frame within `ONSET_LEVEL_S` [dB] (cached once heard)."""
+        if onset_s in self._onset_levels_db:
+            return self._onset_levels_db[onset_s]
+        level_db = peak_level_db(self._samples(onset_s, onset_s + ONSET_LEVEL_S),
+                                 int(LEVEL_FRAME_S * self.sr))
+        if self._n_samples >= (onset_s + ONSET_LEVEL_S) * self.sr:
+            self._onset_levels_db[onset_s] = level_db
+        return level_db
 
     def _word_end(self, onset_s: float, final: bool, free: bool = False,
                   syllables: int = 0, hit_follows: bool = False) -> float | None:
@@ -663,6 +749,7 @@ class Referee:
     def _judge_voiced(self, slot: Slot, expected_s: float | None, onset: float | None,
                       end_s: float, timed: bool) -> SlotVerdict:
         due = _due_text(slot.expected)
+        start_heard = onset is not None
         if onset is None:
             samples = self._samples(expected_s - 0.25 * self._tracker.period_s, end_s)
             heard = self.recognizer.recognize_slot(samples, slot.expected, slot, ())
@@ -683,6 +770,10 @@ class Referee:
         base = SlotVerdict(slot, expected_s, onset, heard, syllables, offset_ms)
         if heard.accepted and heard.level_db is not None and _plain(slot.expected):
             self._normal_levels_db.append(heard.level_db)
+        if heard.accepted and slot.expected.voiced and start_heard:
+            # (quiet and loud words too: the median of the last few stays the group's,
+            # and under challenge 1 every word is whispered)
+            self._word_start_levels_db.append(self._onset_level_db(onset))
         if not heard.accepted:
             kind = _content_mistake(slot.expected, heard.label)
             return replace(base, verdict="mistake", mistake=kind,
@@ -821,6 +912,29 @@ class Referee:
 # syllables of the longer words a card can ask for (every other word and name: one)
 _SYLLABLES = {MIEZEKATZE: 4, "WINKEKATZE": 4, "WUIKKIWUIKKI": 4, "WAVING CAT": 3,
               "DING DONG": 2, "MIAU": 2}
+
+
+def peak_level_db(samples: np.ndarray, frame_samples: int) -> float:
+    """The power of the loudest whole frame of `samples` [dB re full scale];
+    -120 dB when there is not one whole frame."""
+    n = len(samples) // frame_samples
+    if n == 0:
+        return -120.0
+    frames = np.asarray(samples[:n * frame_samples], dtype=np.float64).reshape(n, frame_samples)
+    return float(10.0 * np.log10(np.max(np.mean(frames ** 2, axis=1)) + 1e-12))
+
+
+def _first_of_series(hits_s: Sequence[float], hit_s: float) -> float:
+    """The first hit of the series `hit_s` belongs to: squeaks of one squeezing
+    follow each other faster than `HIT_PAUSE_S`, and the card's sound starts at the
+    first of them (the one nearest the beat may be the second or third) [s].
+    `hits_s` holds the hits that sound alike, sorted."""
+    first = hit_s
+    for t in reversed([h for h in hits_s if h < hit_s]):
+        if first - t >= HIT_PAUSE_S:
+            break
+        first = t
+    return first
 
 
 def _is_hit(expected: Expected) -> bool:

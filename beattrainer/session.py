@@ -17,9 +17,10 @@ from beattrainer.mzkz.model import MIEZEKATZE, NAME, Expected, Performance, Slot
 from beattrainer.recognize.vocabulary import CARD_WORDS
 
 
-# Card words listened for only when a card in play asks for them: a whispered word
-# sounds much like SHH, and a MIEZEKATZE much like WINKEKATZE (both end in -KATZE);
-# hearing these where they cannot be due would fail correct words.
+# Card words listened for only where a card asks for them (not in other slots, nor
+# when no card in play does): a whispered word sounds much like SHH, and a
+# MIEZEKATZE much like WINKEKATZE (both end in -KATZE); hearing these where they
+# are not due failed correct words (decision 22).
 ONLY_WHEN_IN_PLAY = ("SHH", "WINKEKATZE", "WAVING CAT")
 
 
@@ -127,6 +128,7 @@ def make_recognizer(performance: Performance, backend: str = "auto",
     recognizer = SlotRecognizer.create(backend=backend,
                                        vocabulary=performance_vocabulary(performance),
                                        unlikely=other_card_words(performance),
+                                       due_only=ONLY_WHEN_IN_PLAY,
                                        strictness=strictness, vosk_model=vosk_model)
     return RecognizerAdapter(recognizer)
 

@@ -35,7 +35,13 @@ from beattrainer.recognize.vocabulary import (
     is_speech,
     sound_class,
 )
-from beattrainer.recognize.words import WordModel, load_word_model, word_features
+from beattrainer.recognize.words import (
+    OTHER_WORD,
+    WordModel,
+    load_word_model,
+    word_class,
+    word_features,
+)
 
 SAMPLE_RATE = 16_000
 FLOOR_RISE_DB_PER_SLOT = 1.0  # the room's noise floor may creep up this fast between slots
@@ -146,11 +152,12 @@ class SlotRecognizer:
     def __init__(self, vocabulary: tuple[str, ...], lexicon: Lexicon, class_model: ClassModel,
                  speech=None, strictness: str = "normal",
                  word_model: WordModel | None = None, unlikely=(),
-                 dynamics_model: DynamicsModel | None = None) -> None:
+                 dynamics_model: DynamicsModel | None = None, due_only=()) -> None:
         if strictness not in STRICTNESS:
             raise RecognizeError(f"unknown strictness {strictness!r} ({', '.join(STRICTNESS)})")
         self.vocabulary = vocabulary
         self.unlikely = frozenset(unlikely)
+        self.due_only = frozenset(due_only)
         self.lexicon = lexicon
         self.class_model = class_model
         self.word_model = word_model
@@ -168,7 +175,7 @@ class SlotRecognizer:
     @classmethod
     def create(cls, backend: str = "auto", vocabulary=(), strictness: str = "normal",
                vosk_model: str | Path | None = None, use_espeak: bool = True,
-               unlikely=()) -> SlotRecognizer:
+               unlikely=(), due_only=()) -> SlotRecognizer:
         """Build a recognizer for a performance's vocabulary.
 
         Parameters
@@ -183,6 +190,8 @@ class SlotRecognizer:
         use_espeak : derive name pronunciations with espeak-ng when installed
         unlikely : labels also listened for, but rarely said (the words of cards
             not in play): heard only on clear evidence
+        due_only : labels listened for only in the slots where they are due (they
+            sound like what is due elsewhere: WINKEKATZE like MIEZEKATZE)
 
         Raises
         ------
@@ -194,7 +203,7 @@ class SlotRecognizer:
         speech = create_backend(backend, labels, lexicon, vosk_model)
         return cls(labels, lexicon, load_class_model(), speech, strictness, load_word_model(),
                    unlikely=(u for u in unlikely if u not in (vocabulary or ("MIEZEKATZE",))),
-                   dynamics_model=load_dynamics_model())
+                   dynamics_model=load_dynamics_model(), due_only=due_only)
 
     @property
     def backend_name(self) -> str:
@@ -317,6 +326,13 @@ class SlotRecognizer:
         syllables = len(ctx.syllable_onsets_s) if ctx.syllable_onsets_s is not None \
             else acoustics.syllables
         labels = self._labels(ctx, expected, alternatives)
+        if any(word_class(label) == OTHER_WORD for label in (expected.label, *alternatives)):
+            # a name (or a blank card's word) is due: the word model knows it only as
+            # the shared OTHER_WORD class, and it may sound like another card's word
+            # (ANNA like AAAH), which is not listened for here (decisions: 20)
+            labels = tuple(label for label in labels if label not in self.unlikely)
+        due = {expected.label, *alternatives}
+        labels = tuple(label for label in labels if label not in self.due_only or label in due)
         reference = self.reference(ctx.group, ctx.performer)
         modifier_scores = self._modifier_scores(acoustics, reference)
         level_change = acoustics.level_db - reference.level_db \

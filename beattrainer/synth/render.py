@@ -267,9 +267,10 @@ def check_mistake(slots: Sequence[Slot], mistake: Mistake) -> None:
             (expected.sound is Sound.NONVERBAL or set(expected.labels) == {"SHH"}):
         # SHH, a kiss, a squeak have no voice to drop: said as ever, they fulfil a whisper
         raise RenderError(f"{where}: {expected.item()} sounds the same whispered or not")
-    if kind in ("off_beat", "missing") and _follows_free_timing(slots, slot):
-        # (a word left out there only makes the free pause longer: the referee
-        # sees the mistake at the first later slot whose content differs)
+    if kind in ("off_beat", "missing", "unexpected_sound") and _follows_free_timing(slots, slot):
+        # (a word left out there only makes the free pause longer, a sound in a
+        # silence there is the next word said early: the referee sees the mistake
+        # at the first later slot whose content differs)
         raise RenderError(f"{where}: the slot after a free-timing card sets the beat anew")
 
 
@@ -312,8 +313,15 @@ def free_timing_pause_s(slot: Slot, placed: _SlotRender, expected_s: float, grid
 
 
 def _follows_free_timing(slots: Sequence[Slot], slot: Slot) -> bool:
+    """True when a free-timing card comes before `slot` with only silences between:
+    a silence cannot anchor the beat, so the free time lasts until the next sound."""
     earlier = [s for s in slots if s.voice == slot.voice and s.beat < slot.beat]
-    return bool(earlier) and earlier[-1].expected.free_timing
+    for before in reversed(earlier):
+        if before.expected.free_timing:
+            return True
+        if before.expected.sound is not Sound.SILENCE:
+            return False
+    return False
 
 
 def _last_slot_is_shared_final(perf: Performance) -> bool:
@@ -791,8 +799,12 @@ def _mistake_json(mistake: Mistake | None, slots: Sequence[Slot], period_factors
     if mistake.kind == "off_beat":
         out["shift_s"] = _r(renderer.off_beat_shift_s)
     if mistake.kind == "tempo_drift":
-        # slot i's preceding period is the one of beat i-1
+        # slot i's preceding period is the one of beat i-1; only a word the referee
+        # times can show the drift (not a silence, the free final move, or the word
+        # that sets the beat anew after a free-timing card)
         later = [s.index for s in slots
-                 if s.beat >= 1 and period_factors[s.beat - 1] > 1.15 + 1e-9]
+                 if s.beat >= 1 and period_factors[s.beat - 1] > 1.15 + 1e-9
+                 and s.role is Role.CARD and s.expected.sound is not Sound.SILENCE
+                 and not _follows_free_timing(slots, s)]
         out["drift_exceeds_15pct_from_slot"] = later[0] if later else None
     return out

@@ -445,3 +445,41 @@ def test_no_word_is_left_out_right_after_a_free_timing_card(lib):
         with pytest.raises(RenderError, match="sets the beat anew"):
             render(lib, perf=perf, mistake=Mistake.parse(f"{kind}@{after_free}"))
     render(lib, perf=perf, mistake=Mistake.parse(f"missing@{after_free + 1}"))
+
+
+def test_the_free_time_lasts_through_silences_until_the_next_sound(lib):
+    """A silence cannot anchor the beat after a free-timing card: the next sounding
+    slot does, so no word is left out or put off the beat there, and no sound is
+    made in the silence between (decision 19)."""
+    from beattrainer.mzkz.sequence import Mode, compile_performance
+
+    perf = compile_performance(["44", "26", "04"], Mode.parse("highscore"), None,
+                               players=("Anna", "Ben"))
+    silence = next(s.index for s in perf.slots if s.card == "26")
+    yeah = next(s.index for s in perf.slots if s.card == "04")
+    assert perf.slots[silence - 1].expected.free_timing
+    assert yeah == silence + 1
+    for kind, index in (("unexpected_sound", silence), ("missing", yeah), ("off_beat", yeah)):
+        with pytest.raises(RenderError, match="sets the beat anew"):
+            render(lib, perf=perf, mistake=Mistake.parse(f"{kind}@{index}"))
+    render(lib, perf=perf, mistake=Mistake.parse(f"missing@{yeah + 1}"))
+
+
+def test_a_drift_counts_from_a_word_the_referee_times(lib):
+    """The drift passes 15% where a timed word shows it: not at a silence, the free
+    final move or the word that sets the beat anew after a free-timing card; a
+    drift that shows nowhere is none (benchmarks/judge.py does not count it)."""
+    from beattrainer.mzkz.model import Role, Sound
+    from beattrainer.synth.render import _follows_free_timing
+
+    perf = perf_of(["06", "41", "23"])
+    for index in (s.index for s in perf.slots if s.role is Role.CARD):
+        try:
+            _, _, truth = render(lib, perf=perf, mistake=Mistake("tempo_drift", index))
+        except RenderError:
+            continue
+        first = truth["mistake"]["drift_exceeds_15pct_from_slot"]
+        if first is not None:
+            slot = perf.slots[first]
+            assert slot.role is Role.CARD and slot.expected.sound is not Sound.SILENCE
+            assert not _follows_free_timing(perf.slots, slot)
