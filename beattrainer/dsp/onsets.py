@@ -60,7 +60,11 @@ How it works
    late word's tail running into the next). Silence is relative: below the
    speaker level minus `silence_below_db`, or less than
    `silence_over_ambient_db` above the bed or `silence_over_top_db` above
-   the top, so babble between words does not glue them together. A word is
+   the top, so babble between words does not glue them together. The top
+   alone does not silence a hop that stands `band_clear_db` above the
+   ambient's own top in some band (`clear_bands`): babble's broadband peaks
+   reach as high as a speaker's weak syllable, but smeared over many voices
+   they stay lower in each band than the /ts/ or /m/ of a near voice. A word is
    reported when the next one starts or the silence after it has lasted
    `word_gap_s`.
 
@@ -150,6 +154,9 @@ class OnsetConfig:
                                     # inside a sound (a kiss right after a word)
     hit_low_share: float = 0.1      # unvoiced: this share of the jump below voiced_below_hz
     voiced_hops: int = 3            # this many voiced hops in a row end the wait early
+    band_clear_db: float = 6.0      # a band this far above its own ambient top ...
+    clear_bands: int = 1            # ... in at least this many bands is no silence, even
+                                    # under the broadband top (a /ts/ or /m/ in babble)
 
 
 DEFAULT_CONFIG = OnsetConfig()
@@ -318,7 +325,7 @@ class OnsetDetector:
             self._recent_line_hz.append(lines_hz[k])
             self._recent_power.append(power[k])
             self._recent_high.append(high[k])
-            self._step(e_slow, events)
+            self._step(e_slow, self._slow_bands_db_block[k], events)
         return events
 
     def flush(self) -> list:
@@ -353,6 +360,7 @@ class OnsetDetector:
         self._power_hist = np.concatenate([self._power_hist, power])[-(c.slow_hops - 1):]
         fast = features.clean_level_db(power, floor, c.over_subtraction, c.residue)
         slow = features.clean_level_db(slow_power, floor, c.over_subtraction, c.residue)
+        self._slow_bands_db_block = features.power_db(slow_power)
         self._top_share_block, line_bins = features.strongest_line(spectrum, self._bin_edges)
         self._line_hz_block = line_bins * (self.sr / self.frame_samples)
         return fast, slow, power
@@ -363,19 +371,24 @@ class OnsetDetector:
         """Stream time [s] of the end of `hop`'s frame (the first frame is a whole one)."""
         return (self.frame_samples + hop * self.hop_samples) / self.sr
 
-    def _step(self, e: float, events: list) -> None:
+    def _step(self, e: float, bands_db: np.ndarray, events: list) -> None:
         c = self.config
         hop = self._hop
         if self._peaks and hop - self._peaks[0][0] > self._level_memory_hops:
             self._update_speaker_level()
         # the bed under the foreground: babble, or the quiet parts of the room
-        self._ambient_db, self._top_db = self._ambient.push(e, self._ambient_limit_db())
+        self._ambient_db, self._top_db = self._ambient.push(e, self._ambient_limit_db(),
+                                                            bands_db)
         # speech the gates kept out must not lift the top out of reach (steady noise
         # and babble keep their syllables within about this of their bed)
         self._top_db = min(self._top_db, self._ambient_db + c.top_over_bed_db)
         silence = max(c.silence_db, self.speaker_level_db - c.silence_below_db,
-                      self._ambient_db + c.silence_over_ambient_db,
-                      self._top_db + c.silence_over_top_db)
+                      self._ambient_db + c.silence_over_ambient_db)
+        if silence <= e < self._top_db + c.silence_over_top_db and not (
+                self._stands_clear_in_bands(bands_db)):
+            # babble's own syllables reach its top; a near speaker's weak syllable
+            # under it still stands clear of the babble in some band
+            silence = self._top_db + c.silence_over_top_db
         self._silent_hops = self._silent_hops + 1 if e < silence else 0
         if self._background_db != self._background_db:  # nan: first hop
             self._background_db = e
@@ -435,6 +448,12 @@ class OnsetDetector:
             return
         if (hit or e - self._valley_db >= c.rise_db) and e >= c.on_db:
             self._try_fire(e, events, hit)
+
+    def _stands_clear_in_bands(self, bands_db: np.ndarray) -> bool:
+        """Whether `clear_bands` bands are `band_clear_db` above their own ambient top."""
+        top = self._ambient.band_top_db
+        clear = np.count_nonzero(bands_db - top >= self.config.band_clear_db)
+        return clear >= self.config.clear_bands
 
     def _hit_rise(self) -> bool:
         """Whether a hit jumps in while a syllable sounds (see `_abrupt_unvoiced`)."""
