@@ -35,7 +35,9 @@ How it works
    bottom (the truth's definition). A word's first syllable is not backtracked
    below the bed plus `onset_over_bed_db` (capped at the speaker level minus
    `onset_cap_below_peak_db`): below it lies the noise's own fluctuation, and a
-   start placed there comes 10-15 ms early in pink noise at 10 dB. The onset
+   start placed there comes 10-15 ms early in pink noise at 10 dB. Nor does it
+   lie before the last hop (at most `quiet_band_max_shift_s` later) where every
+   band was still below the ambient's own top in that band. The onset
    lies before the moment of detection, and `Onset.detected_s - Onset.time_s`
    is the latency.
 5. Percussion: an unvoiced rise (little of what rose lies below 600 Hz, judged
@@ -157,6 +159,8 @@ class OnsetConfig:
     band_clear_db: float = 6.0      # a band this far above its own ambient top ...
     clear_bands: int = 1            # ... in at least this many bands is no silence, even
                                     # under the broadband top (a /ts/ or /m/ in babble)
+    quiet_band_max_shift_s: float = 0.03  # a word starts after the last hop with every
+                                    # band below its ambient top, if that is this close
 
 
 DEFAULT_CONFIG = OnsetConfig()
@@ -261,6 +265,7 @@ class OnsetDetector:
         self._recent = deque(maxlen=size)          # slow level per hop
         self._recent_fast = deque(maxlen=size)     # fast level per hop
         self._recent_silent = deque(maxlen=size)   # was that hop silent?
+        self._recent_bands = deque(maxlen=size)    # slow band levels per hop [dB]
         self._recent_line_hz = deque(maxlen=size)  # frequency of the strongest line
         self._recent_power = deque(maxlen=size)    # band powers per hop (fast frame)
         self._recent_high = deque(maxlen=size)     # ... their sum above voiced_below_hz
@@ -396,6 +401,7 @@ class OnsetDetector:
             self._background_db += self._background_alpha * (e - self._background_db)
         self._recent.append(e)
         self._recent_silent.append(e < silence)
+        self._recent_bands.append(bands_db)
         if self._pending is not None:
             self._pending["peak"] = max(self._pending["peak"], e)
             self._pending["fast_peak"] = max(self._pending["fast_peak"], self._fast_now())
@@ -454,6 +460,21 @@ class OnsetDetector:
         top = self._ambient.band_top_db
         clear = np.count_nonzero(bands_db - top >= self.config.band_clear_db)
         return clear >= self.config.clear_bands
+
+    def _last_quiet_in_bands_hop(self, oldest_hop: int) -> float:
+        """Last hop since `oldest_hop` where no band stood above its own ambient top.
+
+        -inf if there was none, or if no band stands above it now either (the
+        bands then tell nothing).
+        """
+        top = self._ambient.band_top_db
+        first = self._hop - len(self._recent_bands) + 1
+        if np.all(self._recent_bands[-1] < top):
+            return float("-inf")  # no band evidence at all: leave the start alone
+        for hop in range(self._hop - 1, max(oldest_hop, first) - 1, -1):
+            if np.all(self._recent_bands[hop - first] < top):
+                return float(hop)
+        return float("-inf")
 
     def _hit_rise(self) -> bool:
         """Whether a hit jumps in while a syllable sounds (see `_abrupt_unvoiced`)."""
@@ -540,6 +561,14 @@ class OnsetDetector:
             gate = self._word_peak_db - c.syllable_gate_db
         if e < gate:
             return
+        if starts_word:
+            # noise rising with the word's start lifts the broadband level early, and
+            # the start traced back on it comes early: until some band stands above
+            # the ambient's own top there, the voice had not begun (further than
+            # `quiet_band_max_shift_s` on, the bands are what is unsure: babble at 10 dB)
+            quiet_hop = self._last_quiet_in_bands_hop(int(np.floor(onset_hop)))
+            if quiet_hop - onset_hop <= c.quiet_band_max_shift_s / self._hop_s:
+                onset_hop = max(onset_hop, quiet_hop)
         rise_hops = hop - int(np.floor(onset_hop))
         time_s = self._time_of_hop(onset_hop) - c.onset_offset_s
         if not starts_word and self._word and self._valley_db >= rule_db + c.shallow_dip_db:
