@@ -169,6 +169,18 @@ def test_word_starts_wait_for_a_band_to_stand_above_the_noise(library, noise, sn
     assert max(nearest_errors_s(words, true_words)) <= 0.02
 
 
+def test_the_first_word_starts_where_the_onset_rule_puts_it(library):
+    """With no speaker level yet the onset waits for its peak (it came 11-20 ms early)."""
+    errors = []
+    for voices in (1, 2, 3):
+        for seed in (1, 2, 5):
+            samples, truth = render(library, ("01", "04"), voices=voices, seed=seed)
+            words = [e for e in detect(samples, SR) if isinstance(e, Word)]
+            errors.append(abs(words[0].onset_s - truth["words"][0]["onset_s"]))
+    assert max(errors) <= 0.01
+    assert np.median(errors) <= 0.005
+
+
 def test_group_solo_in_babble_starts_a_word_and_babble_before_it_does_not(library):
     """The referee's case: 3 players, 4 voices, babble at 20 dB heard 1.5 s before the lead."""
     from beattrainer.mzkz.sequence import Mode, compile_performance
