@@ -128,7 +128,8 @@ class OnsetConfig:
     ambient_below_db: float = 10.0  # ... of the chunks this far below the speaker level
     ambient_word_s: float = 1.5     # ... and of no word's first this long (the gaps between)
     top_percentile: float = 90.0    # the ambient top: where babble's own syllables reach
-    silence_over_top_db: float = 2.0  # silence: below the ambient top + this ...
+    silence_over_top_db: float = 4.0  # silence: below the ambient top + this (a band
+                                      # standing clear keeps speech open: see _step) ...
     word_over_word_db: float = 10.0  # ... or that far above the open word's peak
     top_over_bed_db: float = 15.0   # the top stays within this of the bed
     first_top_contrast_db: float = 10.0  # ... and the very first word this far above it
