@@ -27,7 +27,8 @@ How it works
    once (the group's first word must not hide in a babble syllable). Gates
    keep weaker sounds out: a word's first syllable must reach the speaker
    level minus `word_gate_db`, the bed plus `word_contrast_db` and the top
-   plus `top_contrast_db` (the very first word: `first_top_contrast_db`);
+   plus `top_contrast_db` (the very first word: `first_top_contrast_db`),
+   and stand `band_clear_db` above the ambient's own top in some band;
    later syllables must reach the word's peak minus `syllable_gate_db`
    (release bursts, breathy tails, one voice of several running on). The
    onset time is backtracked to where the rise left the valley, or, for a
@@ -587,6 +588,11 @@ class OnsetDetector:
         else:
             gate = self._word_peak_db - c.syllable_gate_db
         if e < gate and not passed_gate:
+            return
+        if ((starts_word or not self._word) and not hit
+                and not self._stands_clear_in_bands(self._recent_bands[-1])):
+            # loud enough, but in no band above the ambient's own top: a babble
+            # syllable (the near speakers' word stands clear in some band)
             return
         if not passed_gate and not self._peaks and not hit and self._first_word_wait_hops > 0:
             # The truth's onset lies 30 dB below the syllable's own peak; with no

@@ -236,6 +236,17 @@ def test_noise_just_over_its_top_does_not_glue_onto_a_word(library, noise, snr_d
     assert f_measure(words, true_words, 0.05) == 1.0
 
 
+@pytest.mark.parametrize("snr_db, voices, seed", [(20, 4, 5), (10, 2, 1)])
+def test_a_babble_syllable_clear_of_no_band_starts_no_word(library, snr_db, voices, seed):
+    """Babble loud enough for the broadband gate, but in no band above its own top."""
+    samples, truth = render(library, ("01", "04", "37"), voices=voices, snr_db=snr_db,
+                            noise="babble", seed=seed)
+    words = [e.onset_s for e in detect(samples, SR) if isinstance(e, Word)]
+    true_words = [w["onset_s"] for w in truth["words"]]
+    assert len(words) == len(true_words)           # one babble "word" more before
+    assert f_measure(words, true_words, 0.05) == 1.0
+
+
 def test_ambient_band_top_is_per_band_and_leaves_out_what_the_caller_keeps_out():
     from beattrainer.dsp.features import AmbientLevel
 
