@@ -47,8 +47,8 @@ How it works
 5. Percussion: an unvoiced rise (little of what rose lies below 600 Hz, judged
    against the band powers just before it, so a clap on a vowel stays unvoiced
    and a vowel under a burst is voiced) out of silence (at least
-   `hit_after_silence_s` of it, even inside a word) or right after another
-   hit is held for up to `decay_wait_s`; as soon as `voiced_hops` voiced hops
+   `hit_after_silence_s` of it, even inside a word), right after another
+   hit, or jumping in abruptly (see below) is held for up to `decay_wait_s`; as soon as `voiced_hops` voiced hops
    follow at a steady level it is a syllable (a /ts/, or a clap running into a
    vowel); if its level has fallen away by then (a clap, a knock, a snap) it is
    percussion; so is a rattle (dice rolling: the level sinks by `rattle_dip_db`
@@ -147,7 +147,9 @@ class OnsetConfig:
     backtrack_s: float = 0.25       # how far back an onset may be placed
     voiced_below_hz: float = 600.0  # a voiced onset has most of what rose below this
     voiced_low_share: float = 0.6   # ... this share of it
-    percussion_decay_db: float = 12.0
+    percussion_decay_db: float = 10.0  # a hit's fast level falls this far within
+                                    # decay_wait_s (a room's tail holds a clap up: 12 was
+                                    # too much with reverb; 8 takes a word's last syllable)
     tonal_share: float = 0.7        # share of power in one spectral line of a squeak
     squeak_min_hz: float = 1400.0   # ... whose line lies above this (a high voice's
                                     # strongest harmonic, in noise, lies lower)
@@ -633,8 +635,11 @@ class OnsetDetector:
         low_share = features.rise_low_share(risen, before, self._voiced_bands)
         if self._pending is not None:
             self._resolve_pending(events)
+        # (a clap right after the final word rises out of its reverberant tail: no
+        # silence before it, but an abrupt, unvoiced jump)
         may_be_hit = (hit or starts_word or self._last_was_percussion or not self._word
-                      or silent_before_hops * self._hop_s >= c.hit_after_silence_s)
+                      or silent_before_hops * self._hop_s >= c.hit_after_silence_s
+                      or self._abrupt_unvoiced())
         if may_be_hit and low_share < c.voiced_low_share:
             self._pending = onset
         else:
