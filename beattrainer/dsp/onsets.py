@@ -56,7 +56,10 @@ How it works
    and a sustained tone (the squeaker: one spectral line above
    `squeak_min_hz` holds most of the power; a high voice's strongest harmonic
    lies lower); anything else is a syllable (SHH, HISS). Hits on top of a word
-   (a clap on every syllable) count as that word's syllables. A hit that jumps
+   (a clap on every syllable) count as that word's syllables. A word whose
+   start jumped in abruptly, unvoiced, before its voice came in under the
+   burst also yields a hit at its start (a snap or a clap with the word's
+   first syllable). A hit that jumps
    in abruptly while a syllable still sounds (a kiss right after a word, before
    its vowel has faded: no dip re-arms the detector) arms it at once: power
    above 600 Hz up by `hit_rise_db` within `hit_rise_s`, nearly none of it below.
@@ -427,6 +430,7 @@ class OnsetDetector:
                 # (a /ts/ or a clap running into a vowel); no need to wait for a decay
                 onset, self._pending = self._pending, None
                 self._last_was_percussion = False
+                self._emit_hit_on_word_start(onset, events)
                 self._emit_syllable(onset, events)
             elif hop >= self._pending["decide_hop"]:
                 self._resolve_pending(events)
@@ -627,6 +631,7 @@ class OnsetDetector:
             "decide_hop": hop + self._decay_wait_hops,
             "fired_hop": hop,
             "before_power": before,  # what sounded already: the rise is judged apart
+            "abrupt": starts_word and self._abrupt_unvoiced(),  # a hit on a word's start?
         }
         self._armed = False
         self._syllable_peak_db = e
@@ -644,6 +649,13 @@ class OnsetDetector:
             self._pending = onset
         else:
             self._emit_syllable(onset, events)
+
+    def _emit_hit_on_word_start(self, onset: dict, events: list) -> None:
+        """A clap, a knock or a snap on a word's start: report the hit as well as the word."""
+        if onset["abrupt"]:
+            events.append(Onset(time_s=onset["time_s"], strength=onset["strength"],
+                                kind=OnsetKind.PERCUSSION,
+                                detected_s=self._time_of_hop(self._hop)))
 
     def _backtrack(self, base_db: float, rule_db: float, oldest_hop: int) -> float:
         """Hop where the current rise began: the slow level's crossing, refined by the fast."""

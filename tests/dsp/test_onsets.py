@@ -362,6 +362,18 @@ def test_claps_in_a_reverberant_room_are_percussion(library, noise, snr_db, seed
     assert max(nearest_errors_s(hits, claps)) <= 0.02
 
 
+def test_a_snap_on_a_word_start_is_a_hit_and_the_word_stays(library):
+    """Card 31: a snap with the word's first syllable gives a hit and the word's start."""
+    samples, truth = render(library, ("31", "06"), seed=2)
+    snaps = [p["time_s"] for p in truth["percussion"] if p["kind"] == "snap"]
+    events = detect(samples, SR)
+    hits = [e.time_s for e in events if isinstance(e, Onset) and e.kind is OnsetKind.PERCUSSION]
+    words = [e.onset_s for e in events if isinstance(e, Word)]
+    assert len(words) == len(truth["words"])
+    assert max(nearest_errors_s(words, snaps)) <= 0.05                 # every snap's word
+    assert sum(e <= 0.02 for e in nearest_errors_s(hits, snaps)) >= 2  # and most snaps
+
+
 def test_squeaker_is_percussion_and_a_hiss_is_a_syllable(rng):
     t = np.arange(int(0.25 * SR)) / SR
     phase = 2 * np.pi * np.cumsum(np.linspace(1700, 2600, len(t))) / SR
