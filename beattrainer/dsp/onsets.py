@@ -48,10 +48,10 @@ How it works
    against the band powers just before it, so a clap on a vowel stays unvoiced
    and a vowel under a burst is voiced) out of silence (at least
    `hit_after_silence_s` of it, even inside a word), right after another
-   hit, or jumping in abruptly (see below) is held for up to `decay_wait_s`; as soon as `voiced_hops` voiced hops
-   follow at a steady level it is a syllable (a /ts/, or a clap running into a
-   vowel); if its level has fallen away by then (a clap, a knock, a snap) it is
-   percussion; so is a rattle (dice rolling: the level sinks by `rattle_dip_db`
+   hit, or jumping in abruptly (see below) is held for up to `decay_wait_s`;
+   as soon as `voiced_hops` voiced hops follow at a steady level it is a
+   syllable (a /ts/, or a clap running into a vowel); if its level has fallen
+   away by then (a clap, a knock, a snap) it is percussion; so is a rattle (dice rolling: the level sinks by `rattle_dip_db`
    between two of its clicks while we wait, where a syllable rises and holds)
    and a sustained tone (the squeaker: one spectral line above
    `squeak_min_hz` holds most of the power; a high voice's strongest harmonic
@@ -651,7 +651,7 @@ class OnsetDetector:
             self._emit_syllable(onset, events)
 
     def _emit_hit_on_word_start(self, onset: dict, events: list) -> None:
-        """A clap, a knock or a snap on a word's start: report the hit as well as the word."""
+        """Report a hit on a word's start (a clap or a snap) as well as the word."""
         if onset["abrupt"]:
             events.append(Onset(time_s=onset["time_s"], strength=onset["strength"],
                                 kind=OnsetKind.PERCUSSION,
