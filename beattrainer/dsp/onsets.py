@@ -51,8 +51,9 @@ How it works
    hit, or jumping in abruptly (see below) is held for up to `decay_wait_s`;
    as soon as `voiced_hops` voiced hops follow at a steady level it is a
    syllable (a /ts/, or a clap running into a vowel); if its level has fallen
-   away by then (a clap, a knock, a snap) it is percussion; so is a rattle (dice rolling: the level sinks by `rattle_dip_db`
-   between two of its clicks while we wait, where a syllable rises and holds)
+   away by then (a clap, a knock, a snap) it is percussion; so is a rattle
+   (dice rolling: the level sinks by `rattle_dip_db` between two of its
+   clicks while we wait, where a syllable rises and holds)
    and a sustained tone (the squeaker: one spectral line above
    `squeak_min_hz` holds most of the power; a high voice's strongest harmonic
    lies lower); anything else is a syllable (SHH, HISS). Hits on top of a word
