@@ -27,7 +27,8 @@ How it works
    once (the group's first word must not hide in a babble syllable). Gates
    keep weaker sounds out: a word's first syllable must reach the speaker
    level minus `word_gate_db`, the bed plus `word_contrast_db` and the top
-   plus `top_contrast_db` (the very first word: `first_top_contrast_db`);
+   plus `top_contrast_db` (the very first word: `first_top_contrast_db`),
+   and stand `band_clear_db` above the ambient's own top in some band;
    later syllables must reach the word's peak minus `syllable_gate_db`
    (release bursts, breathy tails, one voice of several running on). The
    onset time is backtracked to where the rise left the valley, or, for a
@@ -35,22 +36,31 @@ How it works
    bottom (the truth's definition). A word's first syllable is not backtracked
    below the bed plus `onset_over_bed_db` (capped at the speaker level minus
    `onset_cap_below_peak_db`): below it lies the noise's own fluctuation, and a
-   start placed there comes 10-15 ms early in pink noise at 10 dB. The onset
+   start placed there comes 10-15 ms early in pink noise at 10 dB. Nor does it
+   lie before the last hop (at most `quiet_band_max_shift_s` later) where every
+   band was still below the ambient's own top in that band. With no speaker
+   level yet (the first word, or after a long pause) the onset rule has no
+   peak to refer to: the onset waits while the level still climbs steeply
+   (up to `first_word_wait_s`) and takes the level reached as its peak. The onset
    lies before the moment of detection, and `Onset.detected_s - Onset.time_s`
    is the latency.
 5. Percussion: an unvoiced rise (little of what rose lies below 600 Hz, judged
    against the band powers just before it, so a clap on a vowel stays unvoiced
    and a vowel under a burst is voiced) out of silence (at least
-   `hit_after_silence_s` of it, even inside a word) or right after another
-   hit is held for up to `decay_wait_s`; as soon as `voiced_hops` voiced hops
-   follow at a steady level it is a syllable (a /ts/, or a clap running into a
-   vowel); if its level has fallen away by then (a clap, a knock, a snap) it is
-   percussion; so is a rattle (dice rolling: the level sinks by `rattle_dip_db`
-   between two of its clicks while we wait, where a syllable rises and holds)
+   `hit_after_silence_s` of it, even inside a word), right after another
+   hit, or jumping in abruptly (see below) is held for up to `decay_wait_s`;
+   as soon as `voiced_hops` voiced hops follow at a steady level it is a
+   syllable (a /ts/, or a clap running into a vowel); if its level has fallen
+   away by then (a clap, a knock, a snap) it is percussion; so is a rattle
+   (dice rolling: the level sinks by `rattle_dip_db` between two of its
+   clicks while we wait, where a syllable rises and holds)
    and a sustained tone (the squeaker: one spectral line above
    `squeak_min_hz` holds most of the power; a high voice's strongest harmonic
    lies lower); anything else is a syllable (SHH, HISS). Hits on top of a word
-   (a clap on every syllable) count as that word's syllables. A hit that jumps
+   (a clap on every syllable) count as that word's syllables. A word whose
+   start jumped in abruptly, unvoiced, before its voice came in under the
+   burst also yields a hit at its start (a snap or a clap with the word's
+   first syllable). A hit that jumps
    in abruptly while a syllable still sounds (a kiss right after a word, before
    its vowel has faded: no dip re-arms the detector) arms it at once: power
    above 600 Hz up by `hit_rise_db` within `hit_rise_s`, nearly none of it below.
@@ -60,7 +70,11 @@ How it works
    late word's tail running into the next). Silence is relative: below the
    speaker level minus `silence_below_db`, or less than
    `silence_over_ambient_db` above the bed or `silence_over_top_db` above
-   the top, so babble between words does not glue them together. A word is
+   the top, so babble between words does not glue them together. The top
+   alone does not silence a hop that stands `band_clear_db` above the
+   ambient's own top in some band (`clear_bands`): babble's broadband peaks
+   reach as high as a speaker's weak syllable, but smeared over many voices
+   they stay lower in each band than the /ts/ or /m/ of a near voice. A word is
    reported when the next one starts or the silence after it has lasted
    `word_gap_s`.
 
@@ -119,7 +133,8 @@ class OnsetConfig:
     ambient_below_db: float = 10.0  # ... of the chunks this far below the speaker level
     ambient_word_s: float = 1.5     # ... and of no word's first this long (the gaps between)
     top_percentile: float = 90.0    # the ambient top: where babble's own syllables reach
-    silence_over_top_db: float = 2.0  # silence: below the ambient top + this ...
+    silence_over_top_db: float = 4.0  # silence: below the ambient top + this (a band
+                                      # standing clear keeps speech open: see _step) ...
     word_over_word_db: float = 10.0  # ... or that far above the open word's peak
     top_over_bed_db: float = 15.0   # the top stays within this of the bed
     first_top_contrast_db: float = 10.0  # ... and the very first word this far above it
@@ -136,7 +151,9 @@ class OnsetConfig:
     backtrack_s: float = 0.25       # how far back an onset may be placed
     voiced_below_hz: float = 600.0  # a voiced onset has most of what rose below this
     voiced_low_share: float = 0.6   # ... this share of it
-    percussion_decay_db: float = 12.0
+    percussion_decay_db: float = 10.0  # a hit's fast level falls this far within
+                                    # decay_wait_s (a room's tail holds a clap up: 12 was
+                                    # too much with reverb; 8 takes a word's last syllable)
     tonal_share: float = 0.7        # share of power in one spectral line of a squeak
     squeak_min_hz: float = 1400.0   # ... whose line lies above this (a high voice's
                                     # strongest harmonic, in noise, lies lower)
@@ -150,6 +167,14 @@ class OnsetConfig:
                                     # inside a sound (a kiss right after a word)
     hit_low_share: float = 0.1      # unvoiced: this share of the jump below voiced_below_hz
     voiced_hops: int = 3            # this many voiced hops in a row end the wait early
+    band_clear_db: float = 6.0      # a band this far above its own ambient top ...
+    clear_bands: int = 1            # ... in at least this many bands is no silence, even
+                                    # under the broadband top (a /ts/ or /m/ in babble)
+    first_word_wait_s: float = 0.02  # with no speaker level, an onset waits this long
+                                    # at most for its peak (the onset rule's reference)
+    still_rising_db: float = 1.0    # ... while its level rises by this per hop
+    quiet_band_max_shift_s: float = 0.03  # a word starts after the last hop with every
+                                    # band below its ambient top, if that is this close
 
 
 DEFAULT_CONFIG = OnsetConfig()
@@ -254,6 +279,7 @@ class OnsetDetector:
         self._recent = deque(maxlen=size)          # slow level per hop
         self._recent_fast = deque(maxlen=size)     # fast level per hop
         self._recent_silent = deque(maxlen=size)   # was that hop silent?
+        self._recent_bands = deque(maxlen=size)    # slow band levels per hop [dB]
         self._recent_line_hz = deque(maxlen=size)  # frequency of the strongest line
         self._recent_power = deque(maxlen=size)    # band powers per hop (fast frame)
         self._recent_high = deque(maxlen=size)     # ... their sum above voiced_below_hz
@@ -279,6 +305,8 @@ class OnsetDetector:
         self._ambient_word_hops = c.ambient_word_s / self._hop_s
         self._word_start_hop = 0
         self._pending: dict | None = None   # an abrupt onset waiting for its decay
+        self._waiting_since_hop: int | None = None  # a first word waiting for its peak
+        self._first_word_wait_hops = c.first_word_wait_s / self._hop_s
         self._word: list[float] = []
 
     # -- public -------------------------------------------------------------
@@ -288,8 +316,9 @@ class OnsetDetector:
         """Inherent latency [s]: how long after its start an abrupt onset is reported.
 
         The frame's group delay plus the hops a sharp rise needs to cross the
-        thresholds; a gradual onset (a soft /m/) takes longer, and a percussion
-        candidate waits `decay_wait_s` more.
+        thresholds; a gradual onset (a soft /m/) takes longer, a percussion
+        candidate waits `decay_wait_s` more, and a word heard with no speaker
+        level yet up to `first_word_wait_s` more (for its peak).
         """
         return self.config.onset_offset_s + 2 * self._hop_s
 
@@ -318,7 +347,7 @@ class OnsetDetector:
             self._recent_line_hz.append(lines_hz[k])
             self._recent_power.append(power[k])
             self._recent_high.append(high[k])
-            self._step(e_slow, events)
+            self._step(e_slow, self._slow_bands_db_block[k], events)
         return events
 
     def flush(self) -> list:
@@ -353,6 +382,7 @@ class OnsetDetector:
         self._power_hist = np.concatenate([self._power_hist, power])[-(c.slow_hops - 1):]
         fast = features.clean_level_db(power, floor, c.over_subtraction, c.residue)
         slow = features.clean_level_db(slow_power, floor, c.over_subtraction, c.residue)
+        self._slow_bands_db_block = features.power_db(slow_power)
         self._top_share_block, line_bins = features.strongest_line(spectrum, self._bin_edges)
         self._line_hz_block = line_bins * (self.sr / self.frame_samples)
         return fast, slow, power
@@ -363,19 +393,24 @@ class OnsetDetector:
         """Stream time [s] of the end of `hop`'s frame (the first frame is a whole one)."""
         return (self.frame_samples + hop * self.hop_samples) / self.sr
 
-    def _step(self, e: float, events: list) -> None:
+    def _step(self, e: float, bands_db: np.ndarray, events: list) -> None:
         c = self.config
         hop = self._hop
         if self._peaks and hop - self._peaks[0][0] > self._level_memory_hops:
             self._update_speaker_level()
         # the bed under the foreground: babble, or the quiet parts of the room
-        self._ambient_db, self._top_db = self._ambient.push(e, self._ambient_limit_db())
+        self._ambient_db, self._top_db = self._ambient.push(e, self._ambient_limit_db(),
+                                                            bands_db)
         # speech the gates kept out must not lift the top out of reach (steady noise
         # and babble keep their syllables within about this of their bed)
         self._top_db = min(self._top_db, self._ambient_db + c.top_over_bed_db)
         silence = max(c.silence_db, self.speaker_level_db - c.silence_below_db,
-                      self._ambient_db + c.silence_over_ambient_db,
-                      self._top_db + c.silence_over_top_db)
+                      self._ambient_db + c.silence_over_ambient_db)
+        if silence <= e < self._top_db + c.silence_over_top_db and not (
+                self._stands_clear_in_bands(bands_db)):
+            # babble's own syllables reach its top; a near speaker's weak syllable
+            # under it still stands clear of the babble in some band
+            silence = self._top_db + c.silence_over_top_db
         self._silent_hops = self._silent_hops + 1 if e < silence else 0
         if self._background_db != self._background_db:  # nan: first hop
             self._background_db = e
@@ -383,6 +418,7 @@ class OnsetDetector:
             self._background_db += self._background_alpha * (e - self._background_db)
         self._recent.append(e)
         self._recent_silent.append(e < silence)
+        self._recent_bands.append(bands_db)
         if self._pending is not None:
             self._pending["peak"] = max(self._pending["peak"], e)
             self._pending["fast_peak"] = max(self._pending["fast_peak"], self._fast_now())
@@ -395,6 +431,7 @@ class OnsetDetector:
                 # (a /ts/ or a clap running into a vowel); no need to wait for a decay
                 onset, self._pending = self._pending, None
                 self._last_was_percussion = False
+                self._emit_hit_on_word_start(onset, events)
                 self._emit_syllable(onset, events)
             elif hop >= self._pending["decide_hop"]:
                 self._resolve_pending(events)
@@ -431,10 +468,47 @@ class OnsetDetector:
             return
         if e < self._valley_db:
             self._valley_db, self._valley_hop = e, hop
+        if self._waiting_since_hop is not None:
+            # a word that passed its gate waits for its peak: it fires once the level
+            # stops rising steeply, wherever the level goes from here
+            if not self._still_rising(e):
+                self._waiting_since_hop = None
+                self._try_fire(e, events, passed_gate=True)
+            return
         if hop - self._last_onset_hop < self._min_ioi_hops and not surge:
             return
         if (hit or e - self._valley_db >= c.rise_db) and e >= c.on_db:
             self._try_fire(e, events, hit)
+
+    def _stands_clear_in_bands(self, bands_db: np.ndarray) -> bool:
+        """Whether `clear_bands` bands are `band_clear_db` above their own ambient top."""
+        top = self._ambient.band_top_db
+        clear = np.count_nonzero(bands_db - top >= self.config.band_clear_db)
+        return clear >= self.config.clear_bands
+
+    def _still_rising(self, e: float) -> bool:
+        """Whether a word waiting for its peak (see `_try_fire`) should wait on.
+
+        While its level rises steeply (`still_rising_db` per hop: near the peak
+        the rule's level hardly moves), at most `first_word_wait_s`.
+        """
+        return (self._hop - self._waiting_since_hop < self._first_word_wait_hops
+                and e - self._recent[-2] >= self.config.still_rising_db)
+
+    def _last_quiet_in_bands_hop(self, oldest_hop: int) -> float:
+        """Last hop since `oldest_hop` where no band stood above its own ambient top.
+
+        -inf if there was none, or if no band stands above it now either (the
+        bands then tell nothing).
+        """
+        top = self._ambient.band_top_db
+        first = self._hop - len(self._recent_bands) + 1
+        if np.all(self._recent_bands[-1] < top):
+            return float("-inf")  # no band evidence at all: leave the start alone
+        for hop in range(self._hop - 1, max(oldest_hop, first) - 1, -1):
+            if np.all(self._recent_bands[hop - first] < top):
+                return float(hop)
+        return float("-inf")
 
     def _hit_rise(self) -> bool:
         """Whether a hit jumps in while a syllable sounds (see `_abrupt_unvoiced`)."""
@@ -488,7 +562,8 @@ class OnsetDetector:
             self._peaks.popleft()
         self._speaker_level_db = median_level([p for _, p in self._peaks])
 
-    def _try_fire(self, e: float, events: list, hit: bool = False) -> None:
+    def _try_fire(self, e: float, events: list, hit: bool = False,
+                  passed_gate: bool = False) -> None:
         c = self.config
         hop = self._hop
         oldest = max(self._valley_hop, hop - len(self._recent) + 1)
@@ -519,8 +594,27 @@ class OnsetDetector:
             gate = max(self.speaker_level_db - c.word_gate_db, self._foreground_gate_db())
         else:
             gate = self._word_peak_db - c.syllable_gate_db
-        if e < gate:
+        if e < gate and not passed_gate:
             return
+        if ((starts_word or not self._word) and not hit
+                and not self._stands_clear_in_bands(self._recent_bands[-1])):
+            # loud enough, but in no band above the ambient's own top: a babble
+            # syllable (the near speakers' word stands clear in some band)
+            return
+        if not passed_gate and not self._peaks and not hit and self._first_word_wait_hops > 0:
+            # The truth's onset lies 30 dB below the syllable's own peak; with no
+            # speaker level to stand in for it, the level as the gate is passed
+            # would put the start 15-20 ms early: wait for the peak (see `_step`)
+            self._waiting_since_hop = hop
+            return
+        if starts_word:
+            # noise rising with the word's start lifts the broadband level early, and
+            # the start traced back on it comes early: until some band stands above
+            # the ambient's own top there, the voice had not begun (further than
+            # `quiet_band_max_shift_s` on, the bands are what is unsure: babble at 10 dB)
+            quiet_hop = self._last_quiet_in_bands_hop(int(np.floor(onset_hop)))
+            if quiet_hop - onset_hop <= c.quiet_band_max_shift_s / self._hop_s:
+                onset_hop = max(onset_hop, quiet_hop)
         rise_hops = hop - int(np.floor(onset_hop))
         time_s = self._time_of_hop(onset_hop) - c.onset_offset_s
         if not starts_word and self._word and self._valley_db >= rule_db + c.shallow_dip_db:
@@ -538,6 +632,7 @@ class OnsetDetector:
             "decide_hop": hop + self._decay_wait_hops,
             "fired_hop": hop,
             "before_power": before,  # what sounded already: the rise is judged apart
+            "abrupt": starts_word and self._abrupt_unvoiced(),  # a hit on a word's start?
         }
         self._armed = False
         self._syllable_peak_db = e
@@ -546,12 +641,22 @@ class OnsetDetector:
         low_share = features.rise_low_share(risen, before, self._voiced_bands)
         if self._pending is not None:
             self._resolve_pending(events)
+        # (a clap right after the final word rises out of its reverberant tail: no
+        # silence before it, but an abrupt, unvoiced jump)
         may_be_hit = (hit or starts_word or self._last_was_percussion or not self._word
-                      or silent_before_hops * self._hop_s >= c.hit_after_silence_s)
+                      or silent_before_hops * self._hop_s >= c.hit_after_silence_s
+                      or self._abrupt_unvoiced())
         if may_be_hit and low_share < c.voiced_low_share:
             self._pending = onset
         else:
             self._emit_syllable(onset, events)
+
+    def _emit_hit_on_word_start(self, onset: dict, events: list) -> None:
+        """Report a hit on a word's start (a clap or a snap) as well as the word."""
+        if onset["abrupt"]:
+            events.append(Onset(time_s=onset["time_s"], strength=onset["strength"],
+                                kind=OnsetKind.PERCUSSION,
+                                detected_s=self._time_of_hop(self._hop)))
 
     def _backtrack(self, base_db: float, rule_db: float, oldest_hop: int) -> float:
         """Hop where the current rise began: the slow level's crossing, refined by the fast."""
