@@ -24,7 +24,9 @@ How it works
    syllable's peak in between (a consonant closure or a pause): the vowel
    after /m/ or /s/ rises without a dip, so it fires nothing. A background
    syllable still sounding when the foreground rises through it re-arms at
-   once (the group's first word must not hide in a babble syllable). Gates
+   once (the group's first word must not hide in a babble syllable), and so
+   does one that sank by `sounding_dip_db` and is then towered over by
+   `word_over_word_db` (babble that set the speaker level before the lead). Gates
    keep weaker sounds out: a word's first syllable must reach the speaker
    level minus `word_gate_db`, the bed plus `word_contrast_db` and the top
    plus `top_contrast_db` (the very first word: `first_top_contrast_db`),
@@ -173,6 +175,8 @@ class OnsetConfig:
     first_word_wait_s: float = 0.02  # with no speaker level, an onset waits this long
                                     # at most for its peak (the onset rule's reference)
     still_rising_db: float = 1.0    # ... while its level rises by this per hop
+    sounding_dip_db: float = 6.0    # a syllable that sank this far (less than dip_db)
+                                    # and is towered over by word_over_word_db re-arms
     quiet_band_max_shift_s: float = 0.03  # a word starts after the last hop with every
                                     # band below its ambient top, if that is this close
 
@@ -438,7 +442,8 @@ class OnsetDetector:
         if self._word and self._pending is None and self._silent_hops >= self._word_gap_hops:
             self._close_word(events)
         surge = False
-        if not self._armed and self._syllable_peak_db < self._foreground_gate_db() <= e:
+        if not self._armed and (self._syllable_peak_db < self._foreground_gate_db() <= e
+                                or self._towers_over_sounding_syllable(e)):
             # a background syllable (babble, a fading tail) is still sounding when the
             # foreground starts: the group's word must not hide inside it
             since = min(hop - self._last_onset_hop, len(self._recent) - 1)
@@ -479,6 +484,27 @@ class OnsetDetector:
             return
         if (hit or e - self._valley_db >= c.rise_db) and e >= c.on_db:
             self._try_fire(e, events, hit)
+
+    def _towers_over_sounding_syllable(self, e: float) -> bool:
+        """Whether `e` rises `word_over_word_db` over the syllable still sounding.
+
+        Babble heard before the speakers' first word passes the gates and sets
+        the speaker level; when the lead's word rises 25 dB out of one of its
+        syllables that never dipped, nothing re-armed and the word went unheard.
+        The syllable's peak is taken before its lowest point since it fired (the
+        running peak follows the word's own rise).
+        """
+        c = self.config
+        since = min(self._hop - self._last_onset_hop, len(self._recent) - 1)
+        if since < self._min_ioi_hops:
+            return False
+        window = list(self._recent)[-since - 1:-1]
+        valley = int(np.argmin(window))
+        peak_db = max(window[:valley + 1])
+        # (the level only sank a little from that peak, or a dip had re-armed; a
+        # syllable's own vowel rising out of its /m/ has no dip before it at all)
+        return (peak_db - window[valley] >= c.sounding_dip_db
+                and e >= peak_db + c.word_over_word_db)
 
     def _stands_clear_in_bands(self, bands_db: np.ndarray) -> bool:
         """Whether `clear_bands` bands are `band_clear_db` above their own ambient top."""

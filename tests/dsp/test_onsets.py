@@ -201,6 +201,28 @@ def test_group_solo_in_babble_starts_a_word_and_babble_before_it_does_not(librar
         assert near[0].n_syllables == 4                              # MIEZEKATZE, no tail extras
 
 
+def test_the_lead_rising_out_of_a_sounding_babble_syllable_starts_a_word(library):
+    """Find the solo that rises out of a babble syllable (challenge-9, babble at 30 dB).
+
+    Babble before the lead set the speaker level, and the lead's MIE rose 25 dB out
+    of one of its syllables that never dipped: nothing re-armed, and the solo was
+    heard 450 ms late, at KAT.
+    """
+    from beattrainer.mzkz.sequence import Mode, compile_performance
+    from beattrainer.synth.render import RenderOptions, render_performance
+
+    perf = compile_performance(["32"], Mode.parse("challenge-9"), 1, players=("Anna", "Ben"))
+    options = RenderOptions(period_s=2.275639840613206, voices=3, snr_db=30.0, noise="babble",
+                            reverb=True, jitter_ms=8.960499700395344, split="test",
+                            seed=982909646)
+    samples, _, truth = render_performance(perf, library, np.random.default_rng(982909646),
+                                           options)
+    words = [e for e in detect(samples, SR) if isinstance(e, Word)]
+    solos = [w["onset_s"] for w in truth["words"][:2]]
+    for solo in solos:
+        assert min(abs(w.onset_s - solo) for w in words) <= 0.05
+
+
 def test_ambient_level_follows_babble_bed_and_top_for_any_split():
     from beattrainer.dsp.features import AmbientLevel
 
