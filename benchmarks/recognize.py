@@ -228,7 +228,7 @@ def judge_performance(rec: SlotRecognizer, samples, sr, truth, perf, tally: Tall
 def render_run(args) -> None:
     from beattrainer.mzkz.catalog import load_catalog
     from beattrainer.session import (
-        ONLY_WHEN_IN_PLAY, other_card_words, performance_vocabulary,
+        listened_for_only_where_due, other_card_words, performance_vocabulary,
     )
     from beattrainer.synth.render import RenderOptions, render_performance
 
@@ -262,7 +262,7 @@ def render_run(args) -> None:
         for with_templates in (False, True):
             rec = SlotRecognizer.create(backend=args.backend, vocabulary=vocabulary,
                                         unlikely=other_card_words(perf),
-                                        due_only=ONLY_WHEN_IN_PLAY)
+                                        due_only=listened_for_only_where_due(perf))
             if with_templates:  # an earlier performance of the same group and cards
                 old, old_sr, old_truth = render(int(rng.integers(1 << 30)))
                 slots = {s.index: s for s in perf.slots}
