@@ -757,8 +757,14 @@ class Referee:
                 return SlotVerdict(slot, expected_s, None, heard, verdict="mistake",
                                    mistake=MistakeKind.MISSING,
                                    message=f"{due} was due, nothing was heard")
-            onset = expected_s  # heard, but without a clear start: judge its content
-            timed = False
+            late_s = self._late_word_start_s(expected_s, end_s) if timed else None
+            if late_s is None:
+                onset = expected_s  # heard, but without a clear start: judge its content
+                timed = False
+            else:
+                # heard, and it starts past the search window: off the beat by the
+                # rulings (more than T/2 late), not a word on time without a start
+                onset = late_s
         samples = self._samples(onset - LEAD_IN_S, end_s)
         syllables = self._syllables_between(onset, end_s)
         heard = self.recognizer.recognize_slot(samples, slot.expected, slot, syllables)
@@ -785,6 +791,15 @@ class Referee:
                            message=f"{due} came {abs(offset_ms):.0f} ms {side}")
         self.recognizer.learn_slot(samples, slot.expected, slot)
         return base
+
+    def _late_word_start_s(self, expected_s: float, end_s: float) -> float | None:
+        """Where a word heard in the slot starts past its search window [s], or None.
+
+        The first word start (else syllable) from `expected_s` + T/2 to before `end_s`.
+        """
+        after_s = expected_s + SEARCH_FRACTION * self._tracker.period_s
+        late = [o.time_s for o in self._word_onsets_between(after_s, end_s) if o.time_s < end_s]
+        return late[0] if late else None
 
     def _is_fading_tail(self, onset_s: float, heard: HeardSlot, expected: Expected) -> bool:
         """A syllable that starts no word and is much softer than the group's normal

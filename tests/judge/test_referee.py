@@ -147,6 +147,22 @@ def test_challenge_2_takes_the_tempo_from_a_given_grid(render):
     assert results.count("completed") >= len(SEEDS) - 1
 
 
+def test_a_word_heard_past_its_search_window_is_off_the_beat(render):
+    """A drifting group under challenge 2 (benchmarks/judge.py --seed 12): the name
+    card's word came 1.3 s late, past the +-T/2 the referee looks for its start in,
+    and was heard in the slot's audio, so it was accepted as if on time."""
+    perf, samples, sr, truth = render(
+        ["19", "13", "23", "48", "17"], "challenge-2", 5, "tempo_drift@2", 87160646,
+        ("Anna", "Ben", "Cem", "Mei"), period_s=2.297616716477344, voices=2,
+        jitter_ms=19.66237488454855, split="test")
+    grid = (truth["period_s"], truth["slots"][0]["expected_onset_s"])
+    report = judge(perf, samples, grid=grid)
+    assert report.mistake is not None, "the drift went unnoticed"
+    assert report.mistake.mistake in (MistakeKind.OFF_BEAT, MistakeKind.TEMPO_DRIFT)
+    first, last = truth["mistake"]["slot"], truth["mistake"]["drift_exceeds_15pct_from_slot"]
+    assert first <= report.mistake.slot.index <= last
+
+
 def test_streaming_equals_batch(render):
     perf, samples, sr, truth = render(["01", "04", "37"], jitter_ms=20.0, seed=5, snr_db=20.0)
     reports = [judge(perf, samples, block=b).to_json() for b in (160, 1024, len(samples))]
