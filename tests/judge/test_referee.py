@@ -163,6 +163,18 @@ def test_a_word_heard_past_its_search_window_is_off_the_beat(render):
     assert first <= report.mistake.slot.index <= last
 
 
+def test_whispers_of_players_sharing_a_voice_stay_whispers(render):
+    """Challenge 1, three players and two whisper voices (benchmarks/judge.py
+    --seed 12): two copies of one whispered clip comb-filtered into a tone and
+    the word was heard voiced; the renderer now gives them different clips."""
+    perf, samples, sr, truth = render(
+        ["07", "16", "29", "35", "15", "45"], "challenge-1", 6, None, 892329203,
+        ("Anna", "Ben", "Cem"), period_s=1.8077055181181003, voices=3, snr_db=30.0,
+        noise="pink", jitter_ms=11.296912717984412, split="test")
+    report = judge(perf, samples)
+    assert report.result == "completed", report.to_json()["mistake"]
+
+
 def test_streaming_equals_batch(render):
     perf, samples, sr, truth = render(["01", "04", "37"], jitter_ms=20.0, seed=5, snr_db=20.0)
     reports = [judge(perf, samples, block=b).to_json() for b in (160, 1024, len(samples))]
