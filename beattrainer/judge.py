@@ -521,7 +521,7 @@ class Referee:
         if slot.expected.sound is Sound.SILENCE:
             return self._judge_silence(slot, expected_s, final)
         end_s = self._word_end(onset if onset is not None else expected_s, final,
-                               free=slot.expected.free_timing,
+                               free=_runs_long(slot.expected),
                                syllables=_free_syllables(slot.expected),
                                hit_follows=self._hit_follows(slot))
         if end_s is None:
@@ -564,7 +564,7 @@ class Referee:
         if not words and not (final and later):
             return None  # not heard yet (at the end of the stream: never)
         onset = (words or later)[0]
-        end_s = self._word_end(onset, final, free=slot.expected.free_timing,
+        end_s = self._word_end(onset, final, free=_runs_long(slot.expected),
                                syllables=_free_syllables(slot.expected),
                                hit_follows=self._hit_follows(slot))
         if end_s is None:
@@ -976,6 +976,14 @@ def expected_syllables(expected: Expected) -> int:
 def _plain(expected: Expected) -> bool:
     """A word said the normal way (no quiet, loud, high, slow, whisper)."""
     return expected.voiced and expected.modifier is None
+
+
+def _runs_long(expected: Expected) -> bool:
+    """Whether a slot's own sound may run long: a free-timing card's slow
+    MIEZEKATZE or squeaks. A called name (09, 13) is one word, and the free pause
+    follows it: heard over up to three periods, a single voice's short name
+    came with the next card's dice roll or the room, and sounded like neither."""
+    return expected.free_timing and expected.sound is not Sound.WORD
 
 
 def _free_syllables(expected: Expected) -> int:

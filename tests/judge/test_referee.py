@@ -158,7 +158,10 @@ def test_a_word_heard_past_its_search_window_is_off_the_beat(render):
     grid = (truth["period_s"], truth["slots"][0]["expected_onset_s"])
     report = judge(perf, samples, grid=grid)
     assert report.mistake is not None, "the drift went unnoticed"
-    assert report.mistake.mistake in (MistakeKind.OFF_BEAT, MistakeKind.TEMPO_DRIFT)
+    # (a name is heard over one period: a word that late may also be no word of its
+    # slot, and the slot's word missing)
+    assert report.mistake.mistake in (MistakeKind.OFF_BEAT, MistakeKind.TEMPO_DRIFT,
+                                      MistakeKind.MISSING)
     first, last = truth["mistake"]["slot"], truth["mistake"]["drift_exceeds_15pct_from_slot"]
     assert first <= report.mistake.slot.index <= last
 
@@ -336,6 +339,12 @@ NAME_DUE = [
     (["13", "43", "18"], "challenge-9", 3, "missing@7",
      {"period_s": 1.8782457138613045, "voices": 2, "snr_db": 30.0, "noise": "pink",
       "jitter_ms": 9.65494473157969, "split": "test"}, 858990217, ("Anna", "Ben")),
+    # --seed 12: one voice's name heard over three periods, up to the next card's
+    # dice roll, sounded like percussion to the class model and like silence to
+    # the word model; a name is heard over one period now, like any word
+    (["33", "46", "05", "13", "41", "26"], "challenge-7", 4, None,
+     {"period_s": 1.6535692734379253, "voices": 1, "snr_db": 20.0, "noise": "pink",
+      "jitter_ms": 7.076283120671012, "split": "test"}, 446440859, ("Anna", "Ben")),
 ]
 
 
