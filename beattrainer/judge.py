@@ -979,10 +979,12 @@ def _plain(expected: Expected) -> bool:
 
 
 def _runs_long(expected: Expected) -> bool:
-    """Whether a slot's own sound may run long: a free-timing card's slow
-    MIEZEKATZE or squeaks. A called name (09, 13) is one word, and the free pause
-    follows it: heard over up to three periods, a single voice's short name
-    came with the next card's dice roll or the room, and sounded like neither."""
+    """Whether a slot's own sound may run long (a free-timing card's slow word, squeaks).
+
+    A called name (09, 13) is one word, and the free pause follows it: heard
+    over up to three periods, a single voice's short name came with the next
+    card's dice roll or the room, and sounded like neither.
+    """
     return expected.free_timing and expected.sound is not Sound.WORD
 
 
