@@ -521,7 +521,7 @@ class Referee:
         if slot.expected.sound is Sound.SILENCE:
             return self._judge_silence(slot, expected_s, final)
         end_s = self._word_end(onset if onset is not None else expected_s, final,
-                               free=slot.expected.free_timing,
+                               free=_runs_long(slot.expected),
                                syllables=_free_syllables(slot.expected),
                                hit_follows=self._hit_follows(slot))
         if end_s is None:
@@ -564,7 +564,7 @@ class Referee:
         if not words and not (final and later):
             return None  # not heard yet (at the end of the stream: never)
         onset = (words or later)[0]
-        end_s = self._word_end(onset, final, free=slot.expected.free_timing,
+        end_s = self._word_end(onset, final, free=_runs_long(slot.expected),
                                syllables=_free_syllables(slot.expected),
                                hit_follows=self._hit_follows(slot))
         if end_s is None:
@@ -757,8 +757,14 @@ class Referee:
                 return SlotVerdict(slot, expected_s, None, heard, verdict="mistake",
                                    mistake=MistakeKind.MISSING,
                                    message=f"{due} was due, nothing was heard")
-            onset = expected_s  # heard, but without a clear start: judge its content
-            timed = False
+            late_s = self._late_word_start_s(expected_s, end_s) if timed else None
+            if late_s is None:
+                onset = expected_s  # heard, but without a clear start: judge its content
+                timed = False
+            else:
+                # heard, and it starts past the search window: off the beat by the
+                # rulings (more than T/2 late), not a word on time without a start
+                onset = late_s
         samples = self._samples(onset - LEAD_IN_S, end_s)
         syllables = self._syllables_between(onset, end_s)
         heard = self.recognizer.recognize_slot(samples, slot.expected, slot, syllables)
@@ -785,6 +791,15 @@ class Referee:
                            message=f"{due} came {abs(offset_ms):.0f} ms {side}")
         self.recognizer.learn_slot(samples, slot.expected, slot)
         return base
+
+    def _late_word_start_s(self, expected_s: float, end_s: float) -> float | None:
+        """Where a word heard in the slot starts past its search window [s], or None.
+
+        The first word start (else syllable) from `expected_s` + T/2 to before `end_s`.
+        """
+        after_s = expected_s + SEARCH_FRACTION * self._tracker.period_s
+        late = [o.time_s for o in self._word_onsets_between(after_s, end_s) if o.time_s < end_s]
+        return late[0] if late else None
 
     def _is_fading_tail(self, onset_s: float, heard: HeardSlot, expected: Expected) -> bool:
         """A syllable that starts no word and is much softer than the group's normal
@@ -961,6 +976,16 @@ def expected_syllables(expected: Expected) -> int:
 def _plain(expected: Expected) -> bool:
     """A word said the normal way (no quiet, loud, high, slow, whisper)."""
     return expected.voiced and expected.modifier is None
+
+
+def _runs_long(expected: Expected) -> bool:
+    """Whether a slot's own sound may run long (a free-timing card's slow word, squeaks).
+
+    A called name (09, 13) is one word, and the free pause follows it: heard
+    over up to three periods, a single voice's short name came with the next
+    card's dice roll or the room, and sounded like neither.
+    """
+    return expected.free_timing and expected.sound is not Sound.WORD
 
 
 def _free_syllables(expected: Expected) -> int:

@@ -50,6 +50,20 @@ def other_card_words(performance: Performance) -> tuple[str, ...]:
     return tuple(w for w in CARD_WORDS if w not in in_play and w not in ONLY_WHEN_IN_PLAY)
 
 
+def listened_for_only_where_due(performance: Performance) -> tuple[str, ...]:
+    """Labels the recognizer hears only in the slots that ask for them.
+
+    SHH, WINKEKATZE and WAVING CAT (decision 22), and the players' names: a
+    group calls a name only where card 09 or 13 asks for one (decision 23). A
+    name allowed in every slot of such a performance took a DING DONG said
+    right for ANNA: the word model knows every name only as its one shared
+    class, which also catches voices it was never trained on.
+    """
+    names = {player.upper() for player in performance.players}
+    vocabulary = performance_vocabulary(performance)
+    return (*ONLY_WHEN_IN_PLAY, *(label for label in vocabulary if label in names))
+
+
 def _plain_miezekatze(expected: Expected) -> bool:
     return expected.sound is Sound.MZKZ and expected.modifier is None
 
@@ -128,7 +142,7 @@ def make_recognizer(performance: Performance, backend: str = "auto",
     recognizer = SlotRecognizer.create(backend=backend,
                                        vocabulary=performance_vocabulary(performance),
                                        unlikely=other_card_words(performance),
-                                       due_only=ONLY_WHEN_IN_PLAY,
+                                       due_only=listened_for_only_where_due(performance),
                                        strictness=strictness, vosk_model=vosk_model)
     return RecognizerAdapter(recognizer)
 

@@ -41,6 +41,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("case", help="path without extension, e.g. /tmp/jd11/case013")
     parser.add_argument("--onsets", action="store_true")
+    parser.add_argument("--layers", action="store_true",
+                        help="print each recognised slot's evidence per layer")
     parser.add_argument("--solos", action="store_true",
                         help="list the solo words the recognizer heard and the pairs scored")
     args = parser.parse_args()
@@ -55,6 +57,7 @@ def main() -> None:
         grid = (truth["period_s"], truth["slots"][0]["expected_onset_s"])
     adapter = make_recognizer(perf, "pocketsphinx")
     adapter.start_performance()
+    layers = _record_layers(adapter) if args.layers else {}
     referee = Referee(perf, OnsetDetector(sr), adapter, sr, "normal", grid)
     referee.run(samples[i:i + BLOCK] for i in range(0, len(samples), BLOCK))
     report = referee.report()
@@ -83,6 +86,8 @@ def main() -> None:
               f"(exp {verdict.expected_onset_s and round(verdict.expected_onset_s, 3)}) "
               f"off={verdict.offset_ms and round(verdict.offset_ms)} -> {verdict.verdict} "
               f"{verdict.mistake.value if verdict.mistake else ''} {verdict.message}")
+        for line in layers.get(verdict.slot.index, ()):
+            print("       ", line)
     if args.solos:
         accepted = sorted(k for k, ok in referee._solo_checks.items() if ok)
         print("solo words heard at", [(round(a, 3), round(b, 3)) for a, b in accepted])
@@ -94,6 +99,48 @@ def main() -> None:
             assert isinstance(o, Onset)
             tag = "p" if o.kind is OnsetKind.PERCUSSION else ("w" if o.starts_word else " ")
             print(f"  {o.time_s:7.3f} {tag} {o.strength:5.1f}")
+
+
+def _top(scores: dict | None, n: int = 3) -> str:
+    if not scores:
+        return "-"
+    best = sorted(scores.items(), key=lambda kv: -kv[1])[:n]
+    return " ".join(f"{k}:{v:.2f}" for k, v in best)
+
+
+def _record_layers(adapter) -> dict[int, list[str]]:
+    """Wrap the adapter so every slot it recognises keeps a line of evidence.
+
+    One line per layer's answer: class model, speech, word model, templates,
+    modifiers, and the fused posteriors.
+    """
+    recognizer = adapter.recognizer
+    lines: dict[int, list[str]] = {}
+    last: list = []
+    judge, recognize_slot = recognizer.judge, adapter.recognize_slot
+
+    def judging(analysis, ctx):
+        heard = judge(analysis, ctx)
+        last[:] = [analysis, ctx, heard]
+        return heard
+
+    def recognizing(samples, expected, slot, syllable_onsets_s):
+        heard_slot = recognize_slot(samples, expected, slot, syllable_onsets_s)
+        analysis, ctx, heard = last
+        speech = analysis.speech
+        templates = {k: -v for k, v in (analysis.template_distance or {}).items()}
+        reference = recognizer.reference(ctx.group, ctx.performer)
+        modifiers = recognizer._modifier_scores(analysis.acoustics, reference)
+        lines.setdefault(slot.index, []).append(
+            f"[{len(samples) / 16000:.2f}s syl={heard.syllables}] class {_top(analysis.class_log)}"
+            f" | speech {speech and speech.label}:{speech and round(speech.confidence, 2)}"
+            f" | word {_top(analysis.word_log)} | tmpl {_top(templates, 2)}"
+            f" | mod {_top(modifiers, 2)} | post {_top(heard.posteriors)}")
+        return heard_slot
+
+    recognizer.judge = judging
+    adapter.recognize_slot = recognizing
+    return lines
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ voices (`split="test"`), 1-4 voices, SNR 30/20/10 dB pink and babble noise,
 periods 1.0-2.0 s. Every card slot and solo is cut as the referee cuts it:
 from 30 ms before the true word onset (the nominal slot time for silence) to
 the next word's onset (at most one period later; three for free-timing
-cards). Each performance has the quiet, loud and high cards and a silence card
+cards' slow words and squeaks). Each performance has the quiet, loud and high cards and a silence card
 plus YEAH, YO and two random others; every seventh one is challenge 1 (all whispered). The
 recognizer is made per performance for its vocabulary, and sees the group
 profile the referee would give it (the plain MIEZEKATZE slots accepted so far).
@@ -100,7 +100,8 @@ def slot_windows(truth: dict, sr: int, n_samples: int):
             continue
         onset = slot["word_onset_s"]
         anchor = onset if onset is not None else slot["expected_onset_s"]
-        free = bool(slot["expected"].get("free_timing"))
+        # (a called name is heard over one period like any word: judge._runs_long)
+        free = bool(slot["expected"].get("free_timing")) and slot["expected"]["sound"] != "word"
         later = [t for t in onsets if t >= anchor + 0.5 * period]
         end = min(later[0] if later else n_samples / sr, anchor + (3.0 if free else 1.0) * period)
         yield slot, int(round((anchor - LEAD_IN_S) * sr)), min(n_samples, int(round(end * sr)))
@@ -228,7 +229,7 @@ def judge_performance(rec: SlotRecognizer, samples, sr, truth, perf, tally: Tall
 def render_run(args) -> None:
     from beattrainer.mzkz.catalog import load_catalog
     from beattrainer.session import (
-        ONLY_WHEN_IN_PLAY, other_card_words, performance_vocabulary,
+        listened_for_only_where_due, other_card_words, performance_vocabulary,
     )
     from beattrainer.synth.render import RenderOptions, render_performance
 
@@ -262,7 +263,7 @@ def render_run(args) -> None:
         for with_templates in (False, True):
             rec = SlotRecognizer.create(backend=args.backend, vocabulary=vocabulary,
                                         unlikely=other_card_words(perf),
-                                        due_only=ONLY_WHEN_IN_PLAY)
+                                        due_only=listened_for_only_where_due(perf))
             if with_templates:  # an earlier performance of the same group and cards
                 old, old_sr, old_truth = render(int(rng.integers(1 << 30)))
                 slots = {s.index: s for s in perf.slots}

@@ -4,7 +4,11 @@ from __future__ import annotations
 import pytest
 
 from beattrainer.mzkz.sequence import Mode, compile_performance
-from beattrainer.session import other_card_words, performance_vocabulary
+from beattrainer.session import (
+    listened_for_only_where_due,
+    other_card_words,
+    performance_vocabulary,
+)
 
 PLAYERS = ("Anna", "Ben", "Cem")
 
@@ -41,3 +45,12 @@ def test_names_are_listened_for_where_a_card_asks_for_them(card, names):
     words = set(vocabulary([card, "04"]))
     assert names <= words
     assert not ({"ANNA", "BEN", "CEM"} - names) & words
+
+
+@pytest.mark.parametrize("card, names", [("09", {"ANNA"}), ("13", {"ANNA", "BEN", "CEM"})])
+def test_names_are_listened_for_only_in_the_slots_that_ask_for_them(card, names):
+    perf = compile_performance([card, "04"], Mode.parse("highscore"), None, players=PLAYERS)
+    due_only = set(listened_for_only_where_due(perf))
+    assert names <= due_only
+    assert {"SHH", "WINKEKATZE", "WAVING CAT"} <= due_only
+    assert "YEAH" not in due_only

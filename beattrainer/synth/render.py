@@ -449,7 +449,8 @@ class _Renderer:
         """Every member says its label; the earliest voice's onset lands on `onset_s`."""
         spreads_s = self._voice_spreads_s(len(members))
         for member, label, spread_s in zip(members, labels, spreads_s):
-            clip = self._pick_voice_clip(member, label, modifier)
+            taken = {p.clip.id for p in out.placements}
+            clip = self._pick_voice_clip(member, label, modifier, taken)
             gain_db = (float(self.member_gain_db[member])
                        + MODIFIER_GAIN_DB.get(modifier, 0.0)
                        + float(self.rng.uniform(-SLOT_GAIN_SPREAD_DB, SLOT_GAIN_SPREAD_DB)))
@@ -469,8 +470,15 @@ class _Renderer:
         spreads = self.rng.uniform(0.0, self.options.spread_ms / 1000.0, n)
         return spreads - spreads.min()
 
-    def _pick_voice_clip(self, member: int, label: str, modifier: Modifier | None) -> ClipInfo:
-        """A clip of `label` in the member's voice, preferring ones that fit the period."""
+    def _pick_voice_clip(self, member: int, label: str, modifier: Modifier | None,
+                         taken=frozenset()) -> ClipInfo:
+        """A clip of `label` in the member's voice, preferring ones that fit the period.
+
+        Not one of the clips `taken` in the slot already, where the voice has
+        another: two players never say a word with the same waveform, and two
+        copies a few milliseconds apart comb-filter into a tone (a whisper's
+        noise then sounded voiced, a false fail under challenge 1).
+        """
         voice = self.voice_ids[member]
         mod_value = None
         if modifier in (Modifier.SLOW, Modifier.HIGH):
@@ -492,7 +500,9 @@ class _Renderer:
             # slow words are long on purpose; otherwise take the shortest there is
             fitting = [min(candidates, key=lambda c: c.tail_s)] if mod_value != "slow" \
                 else candidates
-        return fitting[int(self.rng.integers(len(fitting)))]
+        index = int(self.rng.integers(len(fitting)))
+        free = [c for c in fitting[index:] + fitting[:index] if c.id not in taken]
+        return free[0] if free else fitting[index]
 
     # -- non-verbal sounds, squeaker, percussion, final move
     def _place_nonverbal(self, out: _SlotRender, slot: Slot, members: list[int], label: str,

@@ -212,6 +212,18 @@ def test_whisper_challenge_uses_whisper_voices(lib):
             assert set(slot["placed"]["voices"]) <= whisper, slot["index"]
 
 
+def test_players_sharing_a_voice_say_different_clips(lib):
+    """Two copies of one clip a few ms apart comb-filter into a tone: a whispered
+    MIEZEKATZE sounded voiced (benchmarks/judge.py --seed 12, a false fail)."""
+    perf = perf_of(("01", "04", "11", "08", "14", "48"), mode="challenge-1")
+    for seed in (1, 2, 3):
+        _, _, truth = render(lib, seed=seed, perf=perf, voices=4)
+        for slot in truth["slots"]:
+            placed = slot["placed"]
+            if placed and placed["kind"] == "voice" and placed["label"] == "MIEZEKATZE":
+                assert len(set(placed["clip_ids"])) == len(placed["clip_ids"]), slot["index"]
+
+
 def test_canon_voices_each_keep_their_own_voice(lib):
     perf = compile_performance(("03", "04", "11"), Mode.parse("challenge-6"), players=PLAYERS)
     _, _, truth = render(lib, perf=perf, voices=3)
