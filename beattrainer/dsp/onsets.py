@@ -40,10 +40,7 @@ How it works
    `onset_cap_below_peak_db`): below it lies the noise's own fluctuation, and a
    start placed there comes 10-15 ms early in pink noise at 10 dB. Nor does it
    lie before the last hop (at most `quiet_band_max_shift_s` later) where every
-   band was still below the ambient's own top in that band. With no speaker
-   level yet (the first word, or after a long pause) the onset rule has no
-   peak to refer to: the onset waits while the level still climbs steeply
-   (up to `first_word_wait_s`) and takes the level reached as its peak. The onset
+   band was still below the ambient's own top in that band. The onset
    lies before the moment of detection, and `Onset.detected_s - Onset.time_s`
    is the latency.
 5. Percussion: an unvoiced rise (little of what rose lies below 600 Hz, judged
@@ -172,9 +169,6 @@ class OnsetConfig:
     band_clear_db: float = 6.0      # a band this far above its own ambient top ...
     clear_bands: int = 1            # ... in at least this many bands is no silence, even
                                     # under the broadband top (a /ts/ or /m/ in babble)
-    first_word_wait_s: float = 0.02  # with no speaker level, an onset waits this long
-                                    # at most for its peak (the onset rule's reference)
-    still_rising_db: float = 1.0    # ... while its level rises by this per hop
     sounding_dip_db: float = 6.0    # a syllable that sank this far (less than dip_db)
                                     # and is towered over by word_over_word_db re-arms
     quiet_band_max_shift_s: float = 0.03  # a word starts after the last hop with every
@@ -309,8 +303,6 @@ class OnsetDetector:
         self._ambient_word_hops = c.ambient_word_s / self._hop_s
         self._word_start_hop = 0
         self._pending: dict | None = None   # an abrupt onset waiting for its decay
-        self._waiting_since_hop: int | None = None  # a first word waiting for its peak
-        self._first_word_wait_hops = c.first_word_wait_s / self._hop_s
         self._word: list[float] = []
 
     # -- public -------------------------------------------------------------
@@ -320,9 +312,8 @@ class OnsetDetector:
         """Inherent latency [s]: how long after its start an abrupt onset is reported.
 
         The frame's group delay plus the hops a sharp rise needs to cross the
-        thresholds; a gradual onset (a soft /m/) takes longer, a percussion
-        candidate waits `decay_wait_s` more, and a word heard with no speaker
-        level yet up to `first_word_wait_s` more (for its peak).
+        thresholds; a gradual onset (a soft /m/) takes longer, and a percussion
+        candidate waits `decay_wait_s` more.
         """
         return self.config.onset_offset_s + 2 * self._hop_s
 
@@ -473,13 +464,6 @@ class OnsetDetector:
             return
         if e < self._valley_db:
             self._valley_db, self._valley_hop = e, hop
-        if self._waiting_since_hop is not None:
-            # a word that passed its gate waits for its peak: it fires once the level
-            # stops rising steeply, wherever the level goes from here
-            if not self._still_rising(e):
-                self._waiting_since_hop = None
-                self._try_fire(e, events, passed_gate=True)
-            return
         if hop - self._last_onset_hop < self._min_ioi_hops and not surge:
             return
         if (hit or e - self._valley_db >= c.rise_db) and e >= c.on_db:
@@ -511,15 +495,6 @@ class OnsetDetector:
         top = self._ambient.band_top_db
         clear = np.count_nonzero(bands_db - top >= self.config.band_clear_db)
         return clear >= self.config.clear_bands
-
-    def _still_rising(self, e: float) -> bool:
-        """Whether a word waiting for its peak (see `_try_fire`) should wait on.
-
-        While its level rises steeply (`still_rising_db` per hop: near the peak
-        the rule's level hardly moves), at most `first_word_wait_s`.
-        """
-        return (self._hop - self._waiting_since_hop < self._first_word_wait_hops
-                and e - self._recent[-2] >= self.config.still_rising_db)
 
     def _last_quiet_in_bands_hop(self, oldest_hop: int) -> float:
         """Last hop since `oldest_hop` where no band stood above its own ambient top.
@@ -588,8 +563,7 @@ class OnsetDetector:
             self._peaks.popleft()
         self._speaker_level_db = median_level([p for _, p in self._peaks])
 
-    def _try_fire(self, e: float, events: list, hit: bool = False,
-                  passed_gate: bool = False) -> None:
+    def _try_fire(self, e: float, events: list, hit: bool = False) -> None:
         c = self.config
         hop = self._hop
         oldest = max(self._valley_hop, hop - len(self._recent) + 1)
@@ -620,18 +594,12 @@ class OnsetDetector:
             gate = max(self.speaker_level_db - c.word_gate_db, self._foreground_gate_db())
         else:
             gate = self._word_peak_db - c.syllable_gate_db
-        if e < gate and not passed_gate:
+        if e < gate:
             return
         if ((starts_word or not self._word) and not hit
                 and not self._stands_clear_in_bands(self._recent_bands[-1])):
             # loud enough, but in no band above the ambient's own top: a babble
             # syllable (the near speakers' word stands clear in some band)
-            return
-        if not passed_gate and not self._peaks and not hit and self._first_word_wait_hops > 0:
-            # The truth's onset lies 30 dB below the syllable's own peak; with no
-            # speaker level to stand in for it, the level as the gate is passed
-            # would put the start 15-20 ms early: wait for the peak (see `_step`)
-            self._waiting_since_hop = hop
             return
         if starts_word:
             # noise rising with the word's start lifts the broadband level early, and
