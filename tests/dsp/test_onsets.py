@@ -385,10 +385,12 @@ def test_a_snap_on_a_word_start_is_a_hit_and_the_word_stays(library):
 
 
 def test_names_called_after_long_silences_are_words_not_hits(library):
-    """Card 13 under challenge 2 (silent MIEZEKATZEs): every name comes after seconds
-    of silence, with no speaker level to go by. Waiting for such a word's peak
+    """Card 13 under challenge 2 (silent MIEZEKATZEs) calls names after long silences.
+
+    There is no speaker level to go by there. Waiting for such a word's peak
     before firing once turned the abrupt start of ANNA + BEN into a percussion
-    hit, and the referee lost the word (benchmarks/judge.py --seed 12)."""
+    hit, and the referee lost the word (benchmarks/judge.py --seed 12).
+    """
     from beattrainer.mzkz.sequence import Mode, compile_performance
     from beattrainer.synth.render import Mistake, RenderOptions, render_performance
 
