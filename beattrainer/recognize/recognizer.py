@@ -37,6 +37,7 @@ from beattrainer.recognize.vocabulary import (
 )
 from beattrainer.recognize.words import (
     OTHER_WORD,
+    WordEnsemble,
     WordModel,
     load_word_model,
     word_class,
@@ -151,7 +152,7 @@ class SlotRecognizer:
 
     def __init__(self, vocabulary: tuple[str, ...], lexicon: Lexicon, class_model: ClassModel,
                  speech=None, strictness: str = "normal",
-                 word_model: WordModel | None = None, unlikely=(),
+                 word_model: WordModel | WordEnsemble | None = None, unlikely=(),
                  dynamics_model: DynamicsModel | None = None, due_only=()) -> None:
         if strictness not in STRICTNESS:
             raise RecognizeError(f"unknown strictness {strictness!r} ({', '.join(STRICTNESS)})")

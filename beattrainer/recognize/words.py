@@ -4,10 +4,11 @@ shape of its spectrum over time.
 Pure numpy at run time. A slot's sounding stretch is cut into a few equal
 segments; each segment's mean cepstrum (MFCC without energy), the energy
 contour and the cepstral spread make a fixed-length vector that does not
-depend on how fast or loud the word was said. A small neural network (one
-hidden layer) maps it to classes: the card words, OTHER_WORD (a player's name
-or a custom card's word), the non-verbal sounds and SILENCE (the room, or only
-percussion). It is fitted on the clip library's train voices by
+depend on how fast or loud the word was said. A few small neural networks
+(one hidden layer each, their posteriors averaged) map it to classes: the
+card words, OTHER_WORD (a player's name or a custom card's word), the
+non-verbal sounds and SILENCE (the room, or only percussion). It is fitted
+on the clip library's train voices by
 `python -m beattrainer.recognize.word_training`
 and stored in `models/word-classes.json`.
 
@@ -196,9 +197,46 @@ class WordModel:
         return cls(classes, **arrays)
 
 
-def load_word_model(path: Path | None = None) -> WordModel:
+@dataclass(frozen=True)
+class WordEnsemble:
+    """A few `WordModel`s over the same classes whose posteriors are averaged."""
+
+    members: tuple[WordModel, ...]
+
+    @property
+    def classes(self) -> tuple[str, ...]:
+        """The classes, in the first member's order."""
+        return self.members[0].classes
+
+    def log_probs(self, features: np.ndarray | None) -> dict[str, float]:
+        """Log of the members' mean posterior of every class."""
+        each = [member.log_probs(features) for member in self.members]
+        return {c: max(float(np.log(np.mean([np.exp(p[c]) for p in each]))), -30.0)
+                for c in self.classes}
+
+    def to_json(self) -> dict:
+        """Serialisable form."""
+        return {"features": FEATURE_COUNT, "members": [m.to_json() for m in self.members]}
+
+    @classmethod
+    def from_json(cls, data: dict, source: str = WORD_MODEL_FILE) -> WordEnsemble:
+        """Read the serialised form; WordModelError when it does not fit this code."""
+        if data.get("features") != FEATURE_COUNT:
+            raise WordModelError(f"{source}: made for other features; retrain it")
+        members = data["members"]
+        if not isinstance(members, list) or not members:
+            raise WordModelError(f"{source}: broken word model (no members)")
+        models = tuple(WordModel.from_json(m, source) for m in members)
+        if any(set(m.classes) != set(models[0].classes) for m in models):
+            raise WordModelError(f"{source}: broken word model (members' classes differ)")
+        return cls(models)
+
+
+def load_word_model(path: Path | None = None) -> WordModel | WordEnsemble:
     """The bundled word model (default `models/word-classes.json`)."""
     data, source = read_model_json(path, WORD_MODEL_FILE, "word model",
                                    "python -m beattrainer.recognize.word_training",
                                    WordModelError)
+    if isinstance(data, dict) and "members" in data:
+        return WordEnsemble.from_json(data, source)
     return WordModel.from_json(data, source)

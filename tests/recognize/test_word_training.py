@@ -5,6 +5,7 @@ import numpy as np
 
 from beattrainer.recognize.word_training import (
     balanced,
+    fit_word_ensemble,
     fit_word_model,
     rendered_examples,
     slot_class,
@@ -37,3 +38,12 @@ def test_a_small_fit_gives_a_working_model():
     assert set(model.classes) == set(y.tolist())
     hits = [max(p := model.log_probs(f), key=p.get) == c for f, c in zip(x, y)]
     assert np.mean(hits) > 0.6  # fits what it was shown
+
+
+def test_an_ensemble_is_fitted_with_one_seed_per_member():
+    features, classes = rendered_examples(3, "train", np.random.default_rng(4))
+    x, y = balanced(features, classes, np.random.default_rng(4))
+    ensemble = fit_word_ensemble(x, y, seed=1, members=2)
+    assert len(ensemble.members) == 2
+    assert not np.array_equal(ensemble.members[0].hidden_w, ensemble.members[1].hidden_w)
+    assert set(ensemble.classes) == set(y.tolist())

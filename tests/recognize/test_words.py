@@ -87,6 +87,8 @@ def test_the_model_survives_its_file_format(model, tmp_path, make_slot):
     ("{", "broken word model"),
     ('{"features": 3}', "other features"),
     ('{"features": %d, "classes": ["A"]}' % FEATURE_COUNT, "broken word model"),
+    ('{"features": %d, "members": []}' % FEATURE_COUNT, "broken word model"),
+    ('{"features": %d, "members": [{"features": 3}]}' % FEATURE_COUNT, "other features"),
 ])
 def test_a_broken_model_file_is_a_one_line_error(tmp_path, content, message):
     path = tmp_path / "words.json"
@@ -99,3 +101,15 @@ def test_a_broken_model_file_is_a_one_line_error(tmp_path, content, message):
 def test_a_missing_model_file_says_how_to_make_one(tmp_path):
     with pytest.raises(WordModelError, match="word_training"):
         load_word_model(tmp_path / "none.json")
+
+
+def test_an_ensemble_averages_its_members_posteriors(model, make_slot):
+    from beattrainer.recognize.words import WordEnsemble
+
+    members = model.members if isinstance(model, WordEnsemble) else (model,)
+    ensemble = WordEnsemble((*members, members[0]))
+    features = word_features(make_slot("YEAH"))
+    each = [m.log_probs(features) for m in ensemble.members]
+    for label, value in ensemble.log_probs(features).items():
+        mean = np.mean([np.exp(p[label]) for p in each])
+        assert value == pytest.approx(max(np.log(mean), -30.0), abs=1e-9)
