@@ -40,6 +40,7 @@ SOLO_CHECK_S = 1.2           # a solo's last syllable starts within this [s]
 SOLO_TAIL_S = 0.3            # ... and lasts this long
 SOLO_MAX_GAP_S = 0.6         # a solo's syllables follow each other closer than this
 SOLO_CONFIRM_WORDS = 2       # the group's first words that confirm the solos' beat
+SOLO_SPARE_WORDS = 1         # ... of this many more: the group's first word may be its mistake
 MISFIT_MARGIN_S = 0.05       # of two pairs that fit as well, the one whose line the group's
                              # words keep this much closer [s] wins (not the earlier one)
 CONFIRM_REACH = 1.5          # ... within 1.5 times the off-beat tolerance
@@ -396,8 +397,10 @@ class Referee:
     def _beats_kept(self, first: float, second: float, horizon: float,
                     final: bool) -> tuple[int, tuple[tuple[int, float], ...], bool]:
         """How many of the group's first voiced words start on the beat the solos
-        set (following it as the tracker would), those words as (beat, onset [s]),
-        and whether some may still come. Cached once decided."""
+        set (following it as the tracker would; `SOLO_CONFIRM_WORDS` of one more, since
+        the group's first word may be its mistake and a pair two words apart always
+        fits fully), those words as (beat, onset [s]), and whether some may still
+        come. Cached once decided."""
         key = (first, second)
         if key in self._kept:
             return (*self._kept[key], False)
@@ -408,7 +411,8 @@ class Referee:
         beats, times = [0, 1], [first, second]
         hits, checked = 0, 0
         for slot in self.slots[2:]:
-            if checked == SOLO_CONFIRM_WORDS or slot.role is not Role.CARD:
+            if hits == SOLO_CONFIRM_WORDS or checked == SOLO_CONFIRM_WORDS + SOLO_SPARE_WORDS \
+                    or slot.role is not Role.CARD:
                 break
             if slot.expected.free_timing:
                 break  # the beat is found anew after it
@@ -424,7 +428,7 @@ class Referee:
                 hits += 1
                 beats.append(slot.beat)
                 times.append(min(near, key=lambda t: abs(t - due_s)))
-        hits += SOLO_CONFIRM_WORDS - checked  # nothing more to check against
+        hits += max(0, SOLO_CONFIRM_WORDS - checked)  # nothing more to check against
         confirmed = tuple(zip(beats[2:], times[2:]))
         self._kept[key] = (hits, confirmed)
         return hits, confirmed, False
