@@ -15,6 +15,7 @@ from typing import Iterable, Protocol, Sequence
 
 import numpy as np
 
+from beattrainer.dsp.features import frame_signal
 from beattrainer.dsp.tempo import (
     MAX_PERIOD_S,
     MIN_PERIOD_S,
@@ -936,10 +937,9 @@ _SYLLABLES = {MIEZEKATZE: 4, "WINKEKATZE": 4, "WUIKKIWUIKKI": 4, "WAVING CAT": 3
 def peak_level_db(samples: np.ndarray, frame_samples: int) -> float:
     """The power of the loudest whole frame of `samples` [dB re full scale];
     -120 dB when there is not one whole frame."""
-    n = len(samples) // frame_samples
-    if n == 0:
+    frames = frame_signal(np.asarray(samples, dtype=np.float64), frame_samples, frame_samples)
+    if len(frames) == 0:
         return -120.0
-    frames = np.asarray(samples[:n * frame_samples], dtype=np.float64).reshape(n, frame_samples)
     return float(10.0 * np.log10(np.max(np.mean(frames ** 2, axis=1)) + 1e-12))
 
 

@@ -482,6 +482,8 @@ class OnsetDetector:
         since = min(self._hop - self._last_onset_hop, len(self._recent) - 1)
         if since < self._min_ioi_hops:
             return False
+        if e < self._recent[-since - 1] + c.word_over_word_db:
+            return False  # the peak is at least the firing hop's level: no copy needed
         window = list(self._recent)[-since - 1:-1]
         valley = int(np.argmin(window))
         peak_db = max(window[:valley + 1])
