@@ -21,7 +21,7 @@ from beattrainer.recognize.vocabulary import CARD_WORDS
 # when no card in play does): a whispered word sounds much like SHH, and a
 # MIEZEKATZE much like WINKEKATZE (both end in -KATZE); hearing these where they
 # are not due failed correct words (decision 22).
-ONLY_WHEN_IN_PLAY = ("SHH", "WINKEKATZE", "WAVING CAT")
+ONLY_WHERE_DUE = ("SHH", "WINKEKATZE", "WAVING CAT")
 
 
 def performance_vocabulary(performance: Performance) -> tuple[str, ...]:
@@ -47,7 +47,7 @@ def other_card_words(performance: Performance) -> tuple[str, ...]:
     recognizer takes them only on clear evidence.
     """
     in_play = set(performance_vocabulary(performance))
-    return tuple(w for w in CARD_WORDS if w not in in_play and w not in ONLY_WHEN_IN_PLAY)
+    return tuple(w for w in CARD_WORDS if w not in in_play and w not in ONLY_WHERE_DUE)
 
 
 def listened_for_only_where_due(performance: Performance) -> tuple[str, ...]:
@@ -61,7 +61,7 @@ def listened_for_only_where_due(performance: Performance) -> tuple[str, ...]:
     """
     names = {player.upper() for player in performance.players}
     vocabulary = performance_vocabulary(performance)
-    return (*ONLY_WHEN_IN_PLAY, *(label for label in vocabulary if label in names))
+    return (*ONLY_WHERE_DUE, *(label for label in vocabulary if label in names))
 
 
 def _plain_miezekatze(expected: Expected) -> bool:
