@@ -24,7 +24,8 @@ How it works
    syllable's peak in between (a consonant closure or a pause): the vowel
    after /m/ or /s/ rises without a dip, so it fires nothing. A background
    syllable still sounding when the foreground rises through it re-arms at
-   once (the group's first word must not hide in a babble syllable), and so
+   once (the group's first word must not hide in a babble syllable; a word
+   that reached the foreground already is rising into its own vowel), and so
    does one that sank by `sounding_dip_db` and is then towered over by
    `word_over_word_db` (babble that set the speaker level before the lead). Gates
    keep weaker sounds out: a word's first syllable must reach the speaker
@@ -433,10 +434,14 @@ class OnsetDetector:
         if self._word and self._pending is None and self._silent_hops >= self._word_gap_hops:
             self._close_word(events)
         surge = False
-        if not self._armed and (self._syllable_peak_db < self._foreground_gate_db() <= e
+        foreground_db = self._foreground_gate_db()
+        if not self._armed and ((self._syllable_peak_db < foreground_db <= e
+                                 and not (self._word and self._word_peak_db >= foreground_db))
                                 or self._towers_over_sounding_syllable(e)):
             # a background syllable (babble, a fading tail) is still sounding when the
-            # foreground starts: the group's word must not hide inside it
+            # foreground starts: the group's word must not hide inside it (a later
+            # syllable of a word that reached the gate already is the speaker's own:
+            # its /ts/ fired under the gate, and its vowel rising through it is no onset)
             since = min(hop - self._last_onset_hop, len(self._recent) - 1)
             window = list(self._recent)[-since - 1:-1]
             if window and e - min(window) >= c.rise_db:

@@ -148,6 +148,21 @@ def test_noisy_performance_matches_truth(library, noise, snr_db, voices, seed, m
     assert syllable_f >= min_syllable_f
 
 
+@pytest.mark.parametrize("seed", [1, 3])
+def test_a_later_syllable_rising_through_the_foreground_gate_fires_once(library, seed):
+    """A ZE whose /ts/ fires below the babble's gate is not fired again by its vowel.
+
+    The re-arming meant for a background syllable that the group's word rises
+    through took the vowel of a speaker's own later syllable for a new onset.
+    """
+    samples, truth = render(library, ("01", "04", "37"), snr_db=10, noise="babble", seed=seed)
+    words = [e for e in detect(samples, SR) if isinstance(e, Word)]
+    assert len(words) == len(truth["words"])
+    for word, true_word in zip(words, truth["words"]):
+        assert word.n_syllables <= len(true_word["syllable_onsets_s"])
+    assert scores(samples, truth)[0] >= 0.96
+
+
 @pytest.mark.parametrize("seed", [1, 2, 4])
 def test_word_starts_in_pink_noise_at_10_db_are_not_early(library, seed):
     """The rise out of noise is not traced back into the noise's own fluctuation."""
