@@ -410,7 +410,9 @@ class OnsetDetector:
         self._silent_hops = self._silent_hops + 1 if e < silence else 0
         if self._background_db != self._background_db:  # nan: first hop
             self._background_db = e
-        elif e < silence:
+        elif e < silence and not self._stands_clear_in_bands(bands_db):
+            # (a soft /m/ under babble is "silence" for the word gap, but standing clear
+            # in a band it is the word's start, not the background it rises out of)
             self._background_db += self._background_alpha * (e - self._background_db)
         self._recent.append(e)
         self._recent_silent.append(e < silence)
