@@ -64,7 +64,8 @@ How it works
    in abruptly while a syllable still sounds (a kiss right after a word, before
    its vowel has faded: no dip re-arms the detector) arms it at once: power
    above 600 Hz up by `hit_rise_db` within `hit_rise_s`, nearly none of it below.
-6. Words: a syllable after at least `word_gap_s` of silence starts a word,
+6. Words: a syllable after at least `word_gap_s` of silence starts a word
+   (or `deep_gap_s` of it down at the bed: a fast group's gap after its last voice),
    and so does one that reaches the foreground gate while the open "word"
    stayed below it or `word_over_word_db` below this onset (babble, or a
    late word's tail running into the next). Silence is relative: below the
@@ -145,6 +146,9 @@ class OnsetConfig:
                                     # the start early) ...
     onset_cap_below_peak_db: float = 15.0  # ... or at most to speaker level minus this
     shallow_dip_db: float = 0.0     # a valley this far above the rule level is a dip
+    deep_gap_s: float = 0.10        # ... and so does this much silence down at the bed
+    deep_over_bed_db: float = 3.0   # (below the bed + this: no voice's closure or tail
+                                    # left; a later voice fills a fast group's gap)
     word_gap_s: float = 0.14        # silence that separates words (closures inside
                                     # words last up to ~0.13 s)
     onset_offset_s: float = 0.004   # frame group delay subtracted from onset times
@@ -278,6 +282,7 @@ class OnsetDetector:
         self._recent = deque(maxlen=size)          # slow level per hop
         self._recent_fast = deque(maxlen=size)     # fast level per hop
         self._recent_silent = deque(maxlen=size)   # was that hop silent?
+        self._recent_deep = deque(maxlen=size)     # ... down at the bed?
         self._recent_bands = deque(maxlen=size)    # slow band levels per hop [dB]
         self._recent_line_hz = deque(maxlen=size)  # frequency of the strongest line
         self._recent_power = deque(maxlen=size)    # band powers per hop (fast frame)
@@ -416,6 +421,7 @@ class OnsetDetector:
             self._background_db += self._background_alpha * (e - self._background_db)
         self._recent.append(e)
         self._recent_silent.append(e < silence)
+        self._recent_deep.append(e < min(silence, self._ambient_db + c.deep_over_bed_db))
         self._recent_bands.append(bands_db)
         if self._pending is not None:
             self._pending["peak"] = max(self._pending["peak"], e)
@@ -582,7 +588,9 @@ class OnsetDetector:
         base_db = max(self._valley_db, min(self._background_db, e - c.rise_db))
         onset_hop = self._backtrack(base_db, rule_db, oldest)
         silent_before_hops = self._silence_before_hops(int(np.floor(onset_hop)))
-        starts_word = silent_before_hops >= self._word_gap_hops
+        starts_word = (silent_before_hops >= self._word_gap_hops
+                       or self._silence_before_hops(int(np.floor(onset_hop)), self._recent_deep)
+                       >= c.deep_gap_s / self._hop_s)
         if starts_word:
             rule_db = max(rule_db, min(self._ambient_db + c.onset_over_bed_db, e - c.rise_db,
                                        reference_db - c.onset_cap_below_peak_db))
@@ -695,13 +703,13 @@ class OnsetDetector:
             previous = value
         return slow_hop
 
-    def _silence_before_hops(self, onset_hop: int) -> float:
+    def _silence_before_hops(self, onset_hop: int, flags=None) -> float:
         """How many hops were silent right before `onset_hop`.
 
         Counts back through the recent buffer; running off its start (or the
         stream's start) counts as silence all the way.
         """
-        flags = self._recent_silent
+        flags = self._recent_silent if flags is None else flags
         index = onset_hop - 1 - (self._hop - len(flags) + 1)
         silent = 0
         while index >= 0 and flags[index]:

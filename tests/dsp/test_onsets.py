@@ -175,6 +175,27 @@ def test_a_word_start_standing_clear_in_a_band_is_not_the_background(library):
     assert max(nearest_errors_s(words, [w["onset_s"] for w in truth["words"]])) <= 0.05
 
 
+def test_a_short_gap_down_at_the_noise_separates_a_fast_groups_words(library):
+    """Two voices at a 1.03 s period: the second voice's tail leaves 138 ms before the next.
+
+    One hop short of `word_gap_s`, the next MIEZEKATZE was glued onto the word
+    before; but the gap lay down at the noise's own level, where no closure
+    inside a word goes.
+    """
+    from beattrainer.mzkz.sequence import Mode, compile_performance
+    from beattrainer.synth.render import RenderOptions, render_performance
+
+    perf = compile_performance(["01", "18"], Mode.parse("highscore"), None,
+                               players=("Anna", "Ben"))
+    options = RenderOptions(period_s=1.0343660999755953, voices=2, snr_db=30.0, noise="babble",
+                            jitter_ms=20.0, split="train", seed=1012760293)
+    samples, _, truth = render_performance(perf, library, np.random.default_rng(1012760293),
+                                           options)
+    words = [e.onset_s for e in detect(samples, SR) if isinstance(e, Word)]
+    assert len(words) == len(truth["words"])
+    assert max(nearest_errors_s(words, [w["onset_s"] for w in truth["words"]])) <= 0.025
+
+
 @pytest.mark.parametrize("seed", [1, 2, 4])
 def test_word_starts_in_pink_noise_at_10_db_are_not_early(library, seed):
     """The rise out of noise is not traced back into the noise's own fluctuation."""
