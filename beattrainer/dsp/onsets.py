@@ -39,7 +39,9 @@ How it works
    bottom (the truth's definition). A word's first syllable is not backtracked
    below the bed plus `onset_over_bed_db` (capped at the speaker level minus
    `onset_cap_below_peak_db`): below it lies the noise's own fluctuation, and a
-   start placed there comes 10-15 ms early in pink noise at 10 dB. Nor does it
+   start placed there comes 10-15 ms early in pink noise at 10 dB. If the rise
+   sagged back under that level by less than `word_start_sag_db` (an /m/, then
+   its vowel), the start is its first crossing, not the last. Nor does it
    lie before the last hop (at most `quiet_band_max_shift_s` later) where every
    band was still below the ambient's own top in that band. The onset
    lies before the moment of detection, and `Onset.detected_s - Onset.time_s`
@@ -146,6 +148,9 @@ class OnsetConfig:
                                     # the start early) ...
     onset_cap_below_peak_db: float = 15.0  # ... or at most to speaker level minus this
     shallow_dip_db: float = 0.0     # a valley this far above the rule level is a dip
+    word_start_sag_db: float = 6.0  # a word's start is the first crossing of that level
+                                    # after the rise last stood this far below it (an /m/
+                                    # in babble sags a little before its vowel)
     deep_gap_s: float = 0.10        # ... and so does this much silence down at the bed
     deep_over_bed_db: float = 3.0   # (below the bed + this: no voice's closure or tail
                                     # left; a later voice fills a fast group's gap)
@@ -214,6 +219,35 @@ def backtrack_hop(levels_db, newest_hop: int, target_db: float, oldest_hop: int)
         above = value
         hop -= 1
     return float(hop)
+
+
+def first_crossing_hop(levels_db, newest_hop: int, target_db: float, from_hop: float) -> float:
+    """First upward crossing of `target_db` at or after `from_hop`, interpolated.
+
+    Parameters
+    ----------
+    levels_db : sequence of float
+        Recent levels; the last entry belongs to `newest_hop`.
+    newest_hop : int
+        Absolute index of the last entry.
+    target_db : float
+    from_hop : float
+        Absolute (fractional) hop to search from.
+
+    Returns
+    -------
+    float, absolute (fractional) hop index; `newest_hop` if the level never crosses
+    """
+    levels = list(levels_db)
+    first = newest_hop - len(levels) + 1
+    start = max(int(np.floor(from_hop)) - first, 0)
+    if levels[start] >= target_db:
+        return max(float(from_hop), float(first + start))
+    for index in range(start + 1, len(levels)):
+        below, above = levels[index - 1], levels[index]
+        if above >= target_db > below:
+            return first + index - 1 + (target_db - below) / max(above - below, 1e-9)
+    return float(newest_hop)
 
 
 def deepest_dip_between_peaks_db(levels_db) -> float:
@@ -594,7 +628,7 @@ class OnsetDetector:
         if starts_word:
             rule_db = max(rule_db, min(self._ambient_db + c.onset_over_bed_db, e - c.rise_db,
                                        reference_db - c.onset_cap_below_peak_db))
-            onset_hop = self._backtrack(base_db, rule_db, oldest)
+            onset_hop = self._backtrack(base_db, rule_db, oldest, c.word_start_sag_db)
         foreground_db = self._foreground_gate_db()
         if (not starts_word and self._word and e >= foreground_db
                 and self._word_peak_db < max(foreground_db, e - c.word_over_word_db)):
@@ -669,11 +703,20 @@ class OnsetDetector:
                                 kind=OnsetKind.PERCUSSION,
                                 detected_s=self._time_of_hop(self._hop)))
 
-    def _backtrack(self, base_db: float, rule_db: float, oldest_hop: int) -> float:
-        """Hop where the current rise began: the slow level's crossing, refined by the fast."""
+    def _backtrack(self, base_db: float, rule_db: float, oldest_hop: int,
+                   sag_db: float = 0.0) -> float:
+        """Hop where the current rise began: the slow level's crossing, refined by the fast.
+
+        With `sag_db`, the rise may have sagged back below the target by less than
+        that on its way up: the first crossing after it last stood that far below
+        counts (an /m/ reaching the target, dipping a little, before the vowel).
+        """
         c = self.config
-        slow_hop = backtrack_hop(self._recent, self._hop, max(base_db + c.back_db, rule_db),
-                                 oldest_hop)
+        target_db = max(base_db + c.back_db, rule_db)
+        low_db = max(base_db + c.back_db, rule_db - sag_db)
+        slow_hop = backtrack_hop(self._recent, self._hop, low_db, oldest_hop)
+        if low_db < target_db:
+            slow_hop = first_crossing_hop(self._recent, self._hop, target_db, slow_hop)
         return self._refine(slow_hop, max(base_db + c.fast_back_db, rule_db))
 
     def _fast_now(self) -> float:
