@@ -51,7 +51,8 @@ How it works
    and a vowel under a burst is voiced) out of silence (at least
    `hit_after_silence_s` of it, even inside a word), right after another
    hit, or jumping in abruptly (see below) is held for up to `decay_wait_s`;
-   as soon as `voiced_hops` voiced hops follow at a steady level it is a
+   as soon as `voiced_hops` voiced hops follow at a steady level (within
+   `voiced_hold_db` of its peak) it is a
    syllable (a /ts/, or a clap running into a vowel); if its level has fallen
    away by then (a clap, a knock, a snap) it is percussion; so is a rattle
    (dice rolling: the level sinks by `rattle_dip_db` between two of its
@@ -176,6 +177,9 @@ class OnsetConfig:
                                     # inside a sound (a kiss right after a word)
     hit_low_share: float = 0.1      # unvoiced: this share of the jump below voiced_below_hz
     voiced_hops: int = 3            # this many voiced hops in a row end the wait early
+    voiced_hold_db: float = 6.0     # ... while the level holds within this of the peak
+                                    # (after a click has fallen away, babble's low bands
+                                    # look voiced against what sounded before it)
     band_clear_db: float = 6.0      # a band this far above its own ambient top ...
     clear_bands: int = 1            # ... in at least this many bands is no silence, even
                                     # under the broadband top (a /ts/ or /m/ in babble)
@@ -464,7 +468,8 @@ class OnsetDetector:
             voiced_now = c.voiced_hops > 0 and all(
                 features.rise_low_share(self._recent_power[-k], before, self._voiced_bands)
                 >= c.voiced_low_share for k in range(1, c.voiced_hops + 1))
-            if voiced_now and self._fast_now() > self._pending["fast_peak"] - c.dip_db:
+            if (voiced_now and self._fast_now() > self._pending["fast_peak"] - c.dip_db
+                    and e > self._pending["peak"] - c.voiced_hold_db):
                 # a voice has come in under the burst and holds its level: a syllable
                 # (a /ts/ or a clap running into a vowel); no need to wait for a decay
                 onset, self._pending = self._pending, None

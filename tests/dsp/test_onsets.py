@@ -406,6 +406,27 @@ def test_a_dice_roll_is_percussion_not_a_word(library, noise, snr_db, seed):
     assert all(e.kind is OnsetKind.PERCUSSION for e in during_roll)
 
 
+def test_a_dice_roll_falling_into_babble_is_no_voice(library):
+    """Babble at 20 dB: once a click has fallen away, babble's own low bands look voiced.
+
+    Three such hops ended the wait for the roll's decay early and made it a word;
+    a voice coming in under a burst holds the level up as well.
+    """
+    from beattrainer.mzkz.sequence import Mode, compile_performance
+    from beattrainer.synth.render import RenderOptions, render_performance
+
+    perf = compile_performance(["33", "09", "05", "43", "41"], Mode.parse("highscore"), None,
+                               players=("Anna",))
+    options = RenderOptions(period_s=2.0005290524436337, voices=1, snr_db=20.0, noise="babble",
+                            split="train", seed=615317267)
+    samples, _, truth = render_performance(perf, library, np.random.default_rng(615317267),
+                                           options)
+    rolls = [p["time_s"] for p in truth["percussion"] if p["kind"] == "dice_roll"]
+    assert rolls
+    words = [e.onset_s for e in detect(samples, SR) if isinstance(e, Word)]
+    assert not [w for w in words if any(-0.05 < w - t < 0.5 for t in rolls)]
+
+
 @pytest.mark.parametrize("noise, snr_db", [("pink", 20), ("babble", 30)])
 def test_claps_after_the_final_word_are_percussion(library, noise, snr_db):
     """Card 33: three claps follow the final word after a short pause, before it closes."""
