@@ -455,15 +455,18 @@ class OnsetDetector:
         self._top_db = min(self._top_db, self._ambient_db + c.top_over_bed_db)
         silence = max(c.silence_db, self.speaker_level_db - c.silence_below_db,
                       self._ambient_db + c.silence_over_ambient_db)
-        if silence <= e < self._top_db + c.silence_over_top_db and not (
-                self._stands_clear_in_bands(bands_db)):
-            # babble's own syllables reach its top; a near speaker's weak syllable
-            # under it still stands clear of the babble in some band
-            silence = self._top_db + c.silence_over_top_db
+        clear = None  # does some band stand clear of the ambient? (asked at most once)
+        if silence <= e < self._top_db + c.silence_over_top_db:
+            clear = self._stands_clear_in_bands(bands_db)
+            if not clear:
+                # babble's own syllables reach its top; a near speaker's weak syllable
+                # under it still stands clear of the babble in some band
+                silence = self._top_db + c.silence_over_top_db
         self._silent_hops = self._silent_hops + 1 if e < silence else 0
         if self._background_db != self._background_db:  # nan: first hop
             self._background_db = e
-        elif e < silence and not self._stands_clear_in_bands(bands_db):
+        elif e < silence and not (self._stands_clear_in_bands(bands_db) if clear is None
+                                  else clear):
             # (a soft /m/ under babble is "silence" for the word gap, but standing clear
             # in a band it is the word's start, not the background it rises out of)
             self._background_db += self._background_alpha * (e - self._background_db)
