@@ -34,6 +34,14 @@ MISTAKES_AT_THEIR_SLOT = [
         {"period_s": 2.112602992015446, "voices": 4, "snr_db": 30.0, "noise": "babble",
          "jitter_ms": 17.233743919214266}, 324226910, ("Anna", "Ben"),
         id="no-syllable-stands-in-where-no-word-was-heard"),
+    # A WOW left out under challenge 1 in babble: the room's babble passed for the
+    # whisper (its class and the due word's prior) while the word model heard
+    # silence, which it is asked about where a whisper is due (decision 24; seed 11).
+    pytest.param(
+        ["18", "43", "17", "09"], "challenge-1", 4, "missing@12",
+        {"period_s": 1.5971352894718858, "voices": 3, "snr_db": 20.0, "noise": "babble",
+         "jitter_ms": 4.5678119832618735}, 546584945, ("Anna", "Ben"),
+        id="a-whisper-left-out-in-babble"),
 ]
 
 
