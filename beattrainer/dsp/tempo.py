@@ -92,7 +92,10 @@ def refine_solo_onsets(solo_onsets_s: tuple[float, float],
         spread_s = max(abs(t - a - b * x) for x, t in zip(beats, onsets))
         off_s = abs(solo_onsets_s[k] - a - b * k)
         misheard_s = max(MISHEARD_S, MISHEARD_FRACTION * b, 3 * spread_s)
-        if spread_s <= AGREE_S and misheard_s < off_s <= MISHEARD_MAX_FRACTION * b:
+        moved_period_s = abs(a + b * k - solo_onsets_s[other])
+        # (a line that sets no beat the tracker can keep would fail a pair it was to mend)
+        if spread_s <= AGREE_S and misheard_s < off_s <= MISHEARD_MAX_FRACTION * b and \
+                MIN_PERIOD_S <= moved_period_s <= MAX_PERIOD_S:
             fits.append((spread_s, k, a + b * k))
     if not fits:
         return solo_onsets_s

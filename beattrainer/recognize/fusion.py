@@ -33,6 +33,7 @@ SPEECH_WEIGHT = 1.5            # bonus for the speech backend's word
 TEMPLATE_SCALE = 1.0           # [DTW distance units per log-score unit]
 WORD_WEIGHT = 0.6              # the word model's log-posterior counts this much
 WORD_FLOOR = -5.0              # [log-posterior] below this, less likely is not worse
+SAID_WEIGHT = 1.5              # where a whisper is due: its silence-or-not counts this much
 TEMPLATE_CAP = 8.0             # [DTW distance units] beyond this, further is not worse
 CLASS_CAP = 3.0                # [log-likelihood] further below the best class is not worse
 UNLIKELY_PRIOR = 1.5           # a word no card in play asks for is said far less often
@@ -128,7 +129,8 @@ def label_scores(labels, syllables_of, evidence: Evidence, expected_labels,
         level is no sign of silence there
     unlikely : labels that are rarely said (another card's word): they pay
         UNLIKELY_PRIOR
-    whisper_is_due : a whisper is due (challenge 1): the word model is not asked
+    whisper_is_due : a whisper is due (challenge 1): the word model is asked only
+        whether anything was said
     """
     scores: dict[str, float] = {}
     templates = evidence.template_distance or {}
@@ -176,6 +178,12 @@ def label_scores(labels, syllables_of, evidence: Evidence, expected_labels,
             # are due. Elsewhere an unvoiced slot is mostly a hiss, SHH or kiss, which
             # sounds whispered and which every train voice taught it: decision 21)
             score += WORD_WEIGHT * word_evidence(label, evidence.word_log, other_words)
+        elif evidence.word_log:
+            # ... though whether anything was whispered it tells well: its silence
+            # stayed under 0.55 on every whisper said and passed 0.7 on most left
+            # out, some of which the other layers took for a whisper in the room's
+            # noise (decision 24)
+            score += SAID_WEIGHT * said_evidence(label, evidence.word_log)
         score += level_evidence(label, evidence.level_change_db, quiet_is_due)
         if label in expected_labels:
             score += EXPECTED_PRIOR[strictness]
@@ -197,6 +205,14 @@ def word_evidence(label: str, word_log: dict[str, float], other_words: int) -> f
     if word_class(label) == OTHER_WORD:
         log_p -= float(np.log(max(other_words, 1)))
     return max(log_p, WORD_FLOOR)
+
+
+def said_evidence(label: str, word_log: dict[str, float]) -> float:
+    """The word model's log-score for a label as silence or not: log P(SILENCE) for
+    SILENCE, log(1 - P(SILENCE)) for every other label (`WORD_FLOOR` at the least)."""
+    p_silence = float(np.exp(word_log.get(SILENCE, WORD_FLOOR)))
+    p_label = p_silence if label == SILENCE else 1.0 - p_silence
+    return float(np.log(max(p_label, np.exp(WORD_FLOOR))))
 
 
 def background_share(level_change_db: float | None, below_db: float = BACKGROUND_BELOW_DB) -> float:

@@ -1,0 +1,60 @@
+"""An injected mistake is failed at its own slot, not before it nor never.
+
+Each case is a seeded render of benchmarks/judge.py (its seed named) that the
+referee failed somewhere else, or passed, before the change named beside it.
+"""
+from __future__ import annotations
+
+import pytest
+
+from beattrainer.judge import MistakeKind
+from tests.judge.test_referee import caught_right, judge
+
+MISTAKES_AT_THEIR_SLOT = [
+    # A squeak card's squeak right after the solos, said early (off the beat) while
+    # the second solo's whisper still sounds: the solo's audio ran a period on, took
+    # in the squeak and was heard as SQUEAK (seed 15). The solo ends at the squeak.
+    pytest.param(
+        ["22", "41", "09", "20", "45"], "challenge-1", 5, "off_beat@2",
+        {"period_s": 1.8371744702831136, "voices": 3, "noise": "pink",
+         "jitter_ms": 12.636356855869291}, 196267000, ("Anna", "Ben", "Cem"),
+        id="early-squeak-after-the-solos"),
+    # At a 0.9 s beat a MIEZEKATZE said in a silence right after the word before
+    # shows no word start, only a syllable onset: the silence passed (seed 13).
+    pytest.param(
+        ["42", "41", "02", "19"], "highscore", None, "unexpected_sound@7",
+        {"period_s": 0.9076454510058912, "voices": 1, "snr_db": 20.0, "noise": "pink",
+         "jitter_ms": 19.258770418924193, "reverb": True}, 1021794825, ("Anna", "Ben"),
+        id="word-without-a-gap-in-a-silence"),
+    # ... but only right after a heard word: in challenge 2's silent solos babble
+    # syllables were heard too, which moved the room's floor so that card 03's
+    # table knock in a later silence was heard as BAM (seed 11).
+    pytest.param(
+        ["03", "18", "16", "40", "25"], "challenge-2", 5, "tempo_drift@3",
+        {"period_s": 2.112602992015446, "voices": 4, "snr_db": 30.0, "noise": "babble",
+         "jitter_ms": 17.233743919214266}, 324226910, ("Anna", "Ben"),
+        id="no-syllable-stands-in-where-no-word-was-heard"),
+    # A WOW left out under challenge 1 in babble: the room's babble passed for the
+    # whisper (its class and the due word's prior) while the word model heard
+    # silence, which it is asked about where a whisper is due (decision 24; seed 11).
+    pytest.param(
+        ["18", "43", "17", "09"], "challenge-1", 4, "missing@12",
+        {"period_s": 1.5971352894718858, "voices": 3, "snr_db": 20.0, "noise": "babble",
+         "jitter_ms": 4.5678119832618735}, 546584945, ("Anna", "Ben"),
+        id="a-whisper-left-out-in-babble"),
+]
+
+
+@pytest.mark.parametrize("cards, mode, number, mistake, options, seed, players",
+                         MISTAKES_AT_THEIR_SLOT)
+def test_the_mistake_is_failed_at_its_slot(render, cards, mode, number, mistake, options,
+                                           seed, players):
+    perf, samples, sr, truth = render(cards, mode, number, mistake, seed, players,
+                                      split="test", **options)
+    # (challenge 2's solos are silent: the trainer gives the tempo)
+    grid = (truth["period_s"], truth["slots"][0]["expected_onset_s"]) \
+        if mode == "challenge-2" else None
+    report = judge(perf, samples, grid=grid)
+    assert report.mistake is not None, report.result
+    assert caught_right(report.mistake, MistakeKind(truth["mistake"]["kind"]),
+                        truth["mistake"]), report.to_json()["mistake"]
