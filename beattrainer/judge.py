@@ -699,7 +699,10 @@ class Referee:
         period = self._tracker.period_s
         earliest = onset_s + (0.8 if free else 0.5) * period
         if syllables:
-            mine = [s.time_s for s in self._syllables if s.time_s >= onset_s][:syllables]
+            # (a /ts/ or /k/ of a slowly said word may sound as a hit: it is still one
+            # of its syllables, and without it the next word's start is taken as one)
+            mine = sorted(s.time_s for s in [*self._syllables, *self.percussion]
+                          if s.time_s >= onset_s)[:syllables]
             if len(mine) == syllables:
                 earliest = max(earliest, mine[-1] + 0.05)
         later = [w.time_s for w in self._word_starts if w.time_s >= earliest]
