@@ -412,6 +412,12 @@ NAME_DUE = [
     (["33", "46", "05", "13", "41", "26"], "challenge-7", 4, None,
      {"period_s": 1.6535692734379253, "voices": 1, "snr_db": 20.0, "noise": "pink",
       "jitter_ms": 7.076283120671012, "split": "test"}, 446440859, ("Anna", "Ben")),
+    # --seed 14: ANNA in babble at 10 dB; each name alone scored under MIEZEKATZE,
+    # the four names due together above it (one hypothesis: a name was said)
+    (["13", "04", "01", "29", "28", "48"], "highscore", None, None,
+     {"period_s": 1.264002849613386, "voices": 1, "snr_db": 10.0, "noise": "babble",
+      "jitter_ms": 0.5057255831314467, "split": "test"}, 128857986,
+     ("Anna", "Ben", "Cem", "Mei")),
 ]
 
 
