@@ -57,6 +57,7 @@ HIT_PAUSE_S = 0.6  # [s] squeaks of one squeezing follow each other faster than 
 SAME_HIT_DB = 4.0  # ... and lie this close in level [dB]
 HIT_LEVEL_S = 0.06  # a hit's level: its loudest frame within this long [s] ...
 HIT_FRAME_S = 0.01  # ... of frames this long [s]
+HIT_SLOT_S = 0.5  # a kiss's slot audio ends this long after its hit [s]
 
 
 class MistakeKind(str, Enum):
@@ -531,6 +532,11 @@ class Referee:
                                hit_follows=self._hit_follows(slot))
         if end_s is None:
             return None
+        if set(slot.expected.labels) & HIT_LABELS and not slot.expected.free_timing \
+                and onset is not None:
+            # a kiss is over in a moment: the rest of the period is the room's, and
+            # babble over a whole slow beat outweighed it (a growl lasts longer)
+            end_s = min(end_s, onset + HIT_SLOT_S)
         return self._judge_voiced(slot, expected_s, onset, end_s, timed=True)
 
     def _close_after_off_beat(self, slot: Slot, expected_s: float, horizon: float,

@@ -75,6 +75,18 @@ def test_a_kiss_right_after_a_word_is_heard(render):
         assert kiss.heard_onset_s == pytest.approx(truth_s, abs=0.02)
 
 
+def test_a_kiss_at_a_slow_beat_in_babble_is_heard(render):
+    """Card 29 at a 2.4 s beat in babble at 10 dB (benchmarks/judge.py --seed 14):
+    over the whole period the room's babble outweighed the kiss, heard as silence."""
+    perf, samples, sr, truth = render(["29", "23", "16"], "challenge-9", 3, None, 784744245,
+                                      ("Anna", "Ben", "Cem", "Mei"), period_s=2.3770458491767466,
+                                      voices=3, snr_db=10.0, noise="babble",
+                                      jitter_ms=8.059746332772663, split="test")
+    report = judge(perf, samples)
+    kisses = [v for v in report.slots if v.slot.card == "29" and v.heard is not None]
+    assert kisses and all(v.verdict == "ok" for v in kisses), [v.message for v in kisses]
+
+
 MISTAKES = [
     ("wrong_word@6", MistakeKind.WRONG_WORD),
     ("missing@9", MistakeKind.MISSING),
