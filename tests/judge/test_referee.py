@@ -87,6 +87,18 @@ def test_a_kiss_at_a_slow_beat_in_babble_is_heard(render):
     assert kisses and all(v.verdict == "ok" for v in kisses), [v.message for v in kisses]
 
 
+def test_the_rooms_babble_adds_no_syllables_to_a_word(render):
+    """WOW in babble at 10 dB over a 2.3 s slot (benchmarks/judge.py --seed 14): the
+    babble's peaks 18-20 dB under the word counted as four more syllables, and a
+    one-syllable word lost to MIEZEKATZE."""
+    perf, samples, sr, truth = render(["17", "38", "34", "36", "28"], "highscore", None, None,
+                                      440067517, ("Anna", "Ben", "Cem"),
+                                      period_s=2.2783474680661686, voices=3, snr_db=10.0,
+                                      noise="babble", jitter_ms=4.345479128963355, split="test")
+    report = judge(perf, samples)
+    assert report.result == "completed", report.to_json()["mistake"]
+
+
 MISTAKES = [
     ("wrong_word@6", MistakeKind.WRONG_WORD),
     ("missing@9", MistakeKind.MISSING),
