@@ -338,6 +338,11 @@ class Referee:
                     break  # the second solo is still being said
                 if not self._is_solo_word(second, second_end):
                     continue
+                if second < first_end - SOLO_TAIL_S and \
+                        not self._is_solo_word(first, second - MIN_SYLLABLE_GAP_S):
+                    # the first solo was heard only with the second one's audio (babble
+                    # before the lead's first solo)
+                    continue
                 hits, _, pending = self._beats_kept(first, second, horizon, final)
                 if pending:
                     waiting = True

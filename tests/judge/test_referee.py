@@ -303,6 +303,12 @@ HARD_SOLOS = [
      {"period_s": 1.264002849613386, "voices": 1, "snr_db": 10.0, "noise": "babble",
       "jitter_ms": 0.5057255831314467, "split": "test"}, 128857986,
      ("Anna", "Ben", "Cem", "Mei")),
+    # --seed 18: babble 0.9 s before solo 1 was heard as a solo over a window that
+    # held solo 1 itself, which then served as solo 2 (a slow free card follows)
+    (["10", "28", "05", "25", "13"], "challenge-3", 5, None,
+     {"period_s": 1.2979256714347138, "voices": 1, "snr_db": 20.0, "noise": "babble",
+      "jitter_ms": 5.248722230930277, "split": "test"}, 440251215,
+     ("Anna", "Ben", "Cem", "Mei")),
 ]
 
 
