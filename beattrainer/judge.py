@@ -48,7 +48,8 @@ CONFIRM_REACH = 1.5          # ... within 1.5 times the off-beat tolerance
 CONFIRM_PRIOR = 0.5          # ... following the group's beat as it settles
 LEAD_IN_S = 0.03             # slot audio starts this long before the heard onset
 NOISE_ONSET_DB = 20.0        # an onset this much under the loudest one near the beat is noise
-ONSET_LEVEL_S = 0.12         # an onset's level: its loudest frame within this long [s]
+ONSET_LEVEL_S = 0.16         # an onset's level: its loudest frame within this long [s]
+                             # (a MIEZEKATZE's /m/ may hold 120 ms before its vowel)
 LEVEL_FRAME_S = 0.02         # ... of frames this long [s]
 SILENCE_LABELS = {"SILENCE", "NOISE", "PERCUSSION"}
 HIT_LABELS = {"KISS", "SQUEAK"}  # sounds the onset detector reports as percussion
@@ -58,6 +59,8 @@ SAME_HIT_DB = 4.0  # ... and lie this close in level [dB]
 HIT_LEVEL_S = 0.06  # a hit's level: its loudest frame within this long [s] ...
 HIT_FRAME_S = 0.01  # ... of frames this long [s]
 HIT_SLOT_S = 0.5  # a kiss's slot audio ends this long after its hit [s]
+SLOW_WORD_S = 2.0  # a slow MIEZEKATZE's syllables start within this long [s] (or a
+                   # period; the clip library's span 1.05-1.43 s)
 
 
 class MistakeKind(str, Enum):
@@ -712,8 +715,11 @@ class Referee:
         if syllables:
             # (a /ts/ or /k/ of a slowly said word may sound as a hit: it is still one
             # of its syllables, and without it the next word's start is taken as one)
+            # (its syllables lie within SLOW_WORD_S: a syllable later is the next word's
+            # start, where the detector missed one of its own)
+            span_s = max(SLOW_WORD_S, period)
             mine = sorted(s.time_s for s in [*self._syllables, *self.percussion]
-                          if s.time_s >= onset_s)[:syllables]
+                          if onset_s <= s.time_s < onset_s + span_s)[:syllables]
             if len(mine) == syllables:
                 earliest = max(earliest, mine[-1] + 0.05)
         later = [w.time_s for w in self._word_starts if w.time_s >= earliest]

@@ -344,13 +344,25 @@ def test_the_final_move_after_a_free_timing_card_is_not_judged(render):
     assert report.result == "completed", report.to_json()["mistake"]
 
 
-def test_the_word_after_a_slow_miezekatze_anchors_the_beat(render):
-    """Card 10 said by three voices (benchmarks/judge.py --seed 14): its TZE sounded
-    as a hit, so the next word's start was counted as its fourth syllable and the
-    word after that anchored the beat, a period late."""
-    perf, samples, sr, truth = render(["10", "03", "18"], "highscore", None, None, 107783257,
-                                      ("Anna", "Ben"), period_s=2.4979466639143637, voices=3,
-                                      jitter_ms=17.278089161843013, split="test")
+SLOW_THEN_A_WORD = [
+    # --seed 14: three voices; its TZE sounded as a hit
+    (["10", "03", "18"], "highscore", None, 107783257, ("Anna", "Ben"),
+     {"period_s": 2.4979466639143637, "voices": 3, "jitter_ms": 17.278089161843013,
+      "split": "test"}),
+    # --seed 20: one voice in a reverberant room; its TZE went unheard, and a
+    # MIEZEKATZE's /m/ held 120 ms before its vowel (judged noise before the word)
+    (["10", "27", "47"], "challenge-8", 1, 332210175, ("Anna", "Ben"),
+     {"period_s": 2.007573802473333, "voices": 1, "jitter_ms": 13.822984136339736,
+      "reverb": True, "split": "test"}),
+]
+
+
+@pytest.mark.parametrize("cards, mode, number, seed, players, options", SLOW_THEN_A_WORD)
+def test_the_word_after_a_slow_miezekatze_anchors_the_beat(render, cards, mode, number, seed,
+                                                           players, options):
+    """Card 10: with one of its syllables missing, the next word's start was counted
+    as its fourth syllable and the word after that anchored the beat, a period late."""
+    perf, samples, sr, truth = render(cards, mode, number, None, seed, players, **options)
     report = judge(perf, samples)
     slow = next(i for i, t in enumerate(truth["slots"]) if t["card"] == "10")
     after = report.slots[slow + 1]
