@@ -281,7 +281,7 @@ def decide(labels, syllables_of, evidence: Evidence, expected: Item, alternative
     if best not in expected_labels and p_due > posteriors[best]:
         # where any of several words is due (a name of the players, 09 and 13),
         # saying one of them is one hypothesis: split over the names, it lost to a
-        # word that is less likely than all of them together
+        # word that is less likely than all of them together (decisions: 24)
         best = max(expected_labels & set(labels), key=posteriors.__getitem__)
     modifier = None
     if best == MIEZEKATZE:
