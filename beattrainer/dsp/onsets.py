@@ -514,10 +514,13 @@ class OnsetDetector:
         return float("-inf")
 
     def _babble_before(self, start_hop: float, hop: float) -> bool:
-        """Whether what sounded between `start_hop` and `hop` was babble: in no band
-        clear of the ambient's own top, and either a syllable of its own (it rose
-        above silence and sank by `sounding_dip_db` again) or a sound filling the
-        whole backtrack window. (A word's own soft start only rises.)"""
+        """Whether what sounded between `start_hop` and `hop` was babble.
+
+        Babble stands in no band clear of the ambient's own top, and it is either
+        a syllable of its own (it rose above silence and sank by `sounding_dip_db`
+        again) or a sound filling the whole backtrack window. A word's own soft
+        start (a /m/) only rises.
+        """
         first = self._hop - len(self._recent) + 1
         a, b = int(np.ceil(start_hop)) - first, int(hop) - first
         if b <= a or any(self._stands_clear_in_bands(self._recent_bands[k])
