@@ -49,7 +49,8 @@ CONFIRM_REACH = 1.5          # ... within 1.5 times the off-beat tolerance
 CONFIRM_PRIOR = 0.5          # ... following the group's beat as it settles
 LEAD_IN_S = 0.03             # slot audio starts this long before the heard onset
 NOISE_ONSET_DB = 20.0        # an onset this much under the loudest one near the beat is noise
-ONSET_LEVEL_S = 0.12         # an onset's level: its loudest frame within this long [s]
+ONSET_LEVEL_S = 0.16         # an onset's level: its loudest frame within this long [s]
+                             # (a MIEZEKATZE's /m/ may hold 120 ms before its vowel)
 LEVEL_FRAME_S = 0.02         # ... of frames this long [s]
 SILENCE_LABELS = {"SILENCE", "NOISE", "PERCUSSION"}
 HIT_LABELS = {"KISS", "SQUEAK"}  # sounds the onset detector reports as percussion
@@ -58,6 +59,9 @@ HIT_PAUSE_S = 0.6  # [s] squeaks of one squeezing follow each other faster than 
 SAME_HIT_DB = 4.0  # ... and lie this close in level [dB]
 HIT_LEVEL_S = 0.06  # a hit's level: its loudest frame within this long [s] ...
 HIT_FRAME_S = 0.01  # ... of frames this long [s]
+HIT_SLOT_S = 0.5  # a kiss's slot audio ends this long after its hit [s]
+SLOW_WORD_S = 2.0  # a slow MIEZEKATZE's syllables start within this long [s] (or a
+                   # period; the clip library's span 1.05-1.43 s)
 
 
 class MistakeKind(str, Enum):
@@ -338,6 +342,11 @@ class Referee:
                     break  # the second solo is still being said
                 if not self._is_solo_word(second, second_end):
                     continue
+                if second < first_end - SOLO_TAIL_S and \
+                        not self._is_solo_word(first, second - MIN_SYLLABLE_GAP_S):
+                    # the first solo was heard only with the second one's audio (babble
+                    # before the lead's first solo)
+                    continue
                 hits, _, pending = self._beats_kept(first, second, horizon, final)
                 if pending:
                     waiting = True
@@ -533,6 +542,11 @@ class Referee:
                                hit_follows=self._hit_follows(slot))
         if end_s is None:
             return None
+        if set(slot.expected.labels) & HIT_LABELS and not slot.expected.free_timing \
+                and onset is not None:
+            # a kiss is over in a moment: the rest of the period is the room's, and
+            # babble over a whole slow beat outweighed it (a growl lasts longer)
+            end_s = min(end_s, onset + HIT_SLOT_S)
         return self._judge_voiced(slot, expected_s, onset, end_s, timed=True)
 
     def _close_after_off_beat(self, slot: Slot, expected_s: float, horizon: float,
@@ -701,7 +715,13 @@ class Referee:
         period = self._tracker.period_s
         earliest = onset_s + (0.8 if free else 0.5) * period
         if syllables:
-            mine = [s.time_s for s in self._syllables if s.time_s >= onset_s][:syllables]
+            # (a /ts/ or /k/ of a slowly said word may sound as a hit: it is still one
+            # of its syllables, and without it the next word's start is taken as one)
+            # (its syllables lie within SLOW_WORD_S: a syllable later is the next word's
+            # start, where the detector missed one of its own)
+            span_s = max(SLOW_WORD_S, period)
+            mine = sorted(s.time_s for s in [*self._syllables, *self.percussion]
+                          if onset_s <= s.time_s < onset_s + span_s)[:syllables]
             if len(mine) == syllables:
                 earliest = max(earliest, mine[-1] + 0.05)
         later = [w.time_s for w in self._word_starts if w.time_s >= earliest]

@@ -578,6 +578,25 @@ class OnsetDetector:
                 return float(hop)
         return float("-inf")
 
+    def _babble_before(self, start_hop: float, hop: float) -> bool:
+        """Whether what sounded between `start_hop` and `hop` was babble.
+
+        Babble stands in no band clear of the ambient's own top, and it is either
+        a syllable of its own (it rose above silence and sank by `sounding_dip_db`
+        again) or a sound filling the whole backtrack window. A word's own soft
+        start (a /m/) only rises.
+        """
+        first = self._hop - len(self._recent) + 1
+        a, b = int(np.ceil(start_hop)) - first, int(hop) - first
+        if b <= a or any(self._stands_clear_in_bands(self._recent_bands[k])
+                         for k in range(a, b)):
+            return False
+        levels = list(self._recent)[a:b + 1]
+        peak = int(np.argmax(levels))
+        own_syllable = not self._recent_silent[a + peak] and \
+            min(levels[peak:]) <= levels[peak] - self.config.sounding_dip_db
+        return own_syllable or a == 0
+
     def _hit_rise(self) -> bool:
         """Whether a hit jumps in while a syllable sounds (see `_abrupt_unvoiced`)."""
         if self._hop - self._last_onset_hop < self._min_ioi_hops:
@@ -680,9 +699,12 @@ class OnsetDetector:
             # noise rising with the word's start lifts the broadband level early, and
             # the start traced back on it comes early: until some band stands above
             # the ambient's own top there, the voice had not begun (further than
-            # `quiet_band_max_shift_s` on, the bands are what is unsure: babble at 10 dB)
+            # `quiet_band_max_shift_s` on, the bands are what is unsure: babble at 10 dB),
+            # unless what sounded before that was babble: above silence, yet in no
+            # band clear of its top (the start was traced back into it)
             quiet_hop = self._last_quiet_in_bands_hop(int(np.floor(onset_hop)))
-            if quiet_hop - onset_hop <= c.quiet_band_max_shift_s / self._hop_s:
+            if quiet_hop - onset_hop <= c.quiet_band_max_shift_s / self._hop_s or \
+                    self._babble_before(onset_hop, quiet_hop):
                 onset_hop = max(onset_hop, quiet_hop)
         rise_hops = hop - int(np.floor(onset_hop))
         time_s = self._time_of_hop(onset_hop) - c.onset_offset_s

@@ -92,10 +92,11 @@ def refine_solo_onsets(solo_onsets_s: tuple[float, float],
         spread_s = max(abs(t - a - b * x) for x, t in zip(beats, onsets))
         off_s = abs(solo_onsets_s[k] - a - b * k)
         misheard_s = max(MISHEARD_S, MISHEARD_FRACTION * b, 3 * spread_s)
-        moved_period_s = abs(a + b * k - solo_onsets_s[other])
-        # (a line that sets no beat the tracker can keep would fail a pair it was to mend)
-        if spread_s <= AGREE_S and misheard_s < off_s <= MISHEARD_MAX_FRACTION * b and \
-                MIN_PERIOD_S <= moved_period_s <= MAX_PERIOD_S:
+        # (a line steeper or flatter than any beat moves no solo: the solos then
+        # give the period, and the group's words are judged against it)
+        keeps_a_beat = MIN_PERIOD_S <= abs(a + b * k - solo_onsets_s[other]) <= MAX_PERIOD_S
+        if spread_s <= AGREE_S and misheard_s < off_s <= MISHEARD_MAX_FRACTION * b \
+                and keeps_a_beat:
             fits.append((spread_s, k, a + b * k))
     if not fits:
         return solo_onsets_s

@@ -20,6 +20,8 @@ VOICED_CORRELATION = 0.45   # normalised autocorrelation peak that counts as voi
 ACTIVE_ABOVE_FLOOR_DB = 6.0  # a frame this far above the noise floor carries sound
 MIN_FLOOR_DBFS = -90.0
 SYLLABLE_DIP_DB = 3.0       # a syllable boundary is an energy dip at least this deep
+SYLLABLE_RANGE_DB = 15.0    # peaks further below the loudest are no syllables of the
+                            # word (echo, breath; babble at 10 dB: 20 counted it)
 MIN_SYLLABLE_GAP_S = 0.08
 MIN_ACTIVE_S = 0.04         # shorter activity is treated as a glitch
 TONAL_PEAK_DB = 18.0        # spectral peak over median: a squeaker's pure tone
@@ -214,8 +216,8 @@ def count_syllables(level_db: np.ndarray, active: np.ndarray) -> list[int]:
 
     Two neighbouring peaks count as two syllables when the level between them
     dips at least SYLLABLE_DIP_DB below the smaller one (or falls silent) and
-    they lie MIN_SYLLABLE_GAP_S apart; peaks more than 20 dB below the loudest
-    are ignored (echo, breath).
+    they lie MIN_SYLLABLE_GAP_S apart; peaks more than SYLLABLE_RANGE_DB below
+    the loudest are ignored (echo, breath, the room's babble).
 
     Parameters
     ----------
@@ -235,7 +237,7 @@ def count_syllables(level_db: np.ndarray, active: np.ndarray) -> list[int]:
     is_peak = (inner >= smooth[:-2]) & (inner > smooth[2:]) & active[1:-1]
     peaks = [int(i) + 1 for i in np.flatnonzero(is_peak)]
     loudest = smooth.max()
-    peaks = [p for p in peaks if smooth[p] >= loudest - 20.0]
+    peaks = [p for p in peaks if smooth[p] >= loudest - SYLLABLE_RANGE_DB]
     min_gap = int(MIN_SYLLABLE_GAP_S * SAMPLE_RATE / HOP_SAMPLES)
     kept: list[int] = []
     for p in peaks:

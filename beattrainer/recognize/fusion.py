@@ -293,6 +293,12 @@ def decide(labels, syllables_of, evidence: Evidence, expected: Item, alternative
     post /= post.sum()
     posteriors = dict(zip(labels, post.tolist()))
     best = labels[int(np.argmax(post))]
+    p_due = sum(posteriors.get(label, 0.0) for label in expected_labels)
+    if best not in expected_labels and p_due > posteriors[best]:
+        # where any of several words is due (a name of the players, 09 and 13),
+        # saying one of them is one hypothesis: split over the names, it lost to a
+        # word that is less likely than all of them together (decision 25)
+        best = max(expected_labels & set(labels), key=posteriors.__getitem__)
     modifier = None
     if best == MIEZEKATZE:
         modifier = heard_modifier(expected.modifier, evidence.modifier_scores)
@@ -303,7 +309,7 @@ def decide(labels, syllables_of, evidence: Evidence, expected: Item, alternative
         due = "due" if expected.modifier == "whisper" else "not due"
         modifier = "whisper" if whisper >= WHISPER_SCORE[due] else None
     heard = Item(best, modifier)
-    p_expected = sum(posteriors.get(label, 0.0) for label in expected_labels)
+    p_expected = p_due
     accepted = acceptable(expected, heard, alternatives, strictness)
     if not accepted and strictness == "lenient" and p_expected >= ACCEPT_POSTERIOR["lenient"]:
         modifier_ok = acceptable(expected, Item(expected.label, modifier), (), strictness)

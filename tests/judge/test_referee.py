@@ -75,6 +75,30 @@ def test_a_kiss_right_after_a_word_is_heard(render):
         assert kiss.heard_onset_s == pytest.approx(truth_s, abs=0.02)
 
 
+def test_a_kiss_at_a_slow_beat_in_babble_is_heard(render):
+    """Card 29 at a 2.4 s beat in babble at 10 dB (benchmarks/judge.py --seed 14):
+    over the whole period the room's babble outweighed the kiss, heard as silence."""
+    perf, samples, sr, truth = render(["29", "23", "16"], "challenge-9", 3, None, 784744245,
+                                      ("Anna", "Ben", "Cem", "Mei"), period_s=2.3770458491767466,
+                                      voices=3, snr_db=10.0, noise="babble",
+                                      jitter_ms=8.059746332772663, split="test")
+    report = judge(perf, samples)
+    kisses = [v for v in report.slots if v.slot.card == "29" and v.heard is not None]
+    assert kisses and all(v.verdict == "ok" for v in kisses), [v.message for v in kisses]
+
+
+def test_the_rooms_babble_adds_no_syllables_to_a_word(render):
+    """WOW in babble at 10 dB over a 2.3 s slot (benchmarks/judge.py --seed 14): the
+    babble's peaks 18-20 dB under the word counted as four more syllables, and a
+    one-syllable word lost to MIEZEKATZE."""
+    perf, samples, sr, truth = render(["17", "38", "34", "36", "28"], "highscore", None, None,
+                                      440067517, ("Anna", "Ben", "Cem"),
+                                      period_s=2.2783474680661686, voices=3, snr_db=10.0,
+                                      noise="babble", jitter_ms=4.345479128963355, split="test")
+    report = judge(perf, samples)
+    assert report.result == "completed", report.to_json()["mistake"]
+
+
 MISTAKES = [
     ("wrong_word@6", MistakeKind.WRONG_WORD),
     ("missing@9", MistakeKind.MISSING),
@@ -270,6 +294,21 @@ HARD_SOLOS = [
     (["25", "14"], "highscore", None, "off_beat@2",
      {"period_s": 1.2601831064873361, "voices": 2, "snr_db": 20.0, "noise": "pink",
       "jitter_ms": 7.844074651650594, "split": "test"}, 938029320, ("Anna", "Ben")),
+    # --seed 14: babble sounding before solo 1 (a free-timing name follows, so no
+    # group word corrects it): its start was traced back 170-240 ms into the babble
+    (["13", "17", "03"], "challenge-9", 3, None,
+     {"period_s": 1.1764133053096193, "voices": 4, "snr_db": 20.0, "noise": "babble",
+      "jitter_ms": 8.978499145335794, "split": "test"}, 817692966, ("Anna", "Ben")),
+    (["13", "04", "01", "29", "28", "48"], "highscore", None, None,
+     {"period_s": 1.264002849613386, "voices": 1, "snr_db": 10.0, "noise": "babble",
+      "jitter_ms": 0.5057255831314467, "split": "test"}, 128857986,
+     ("Anna", "Ben", "Cem", "Mei")),
+    # --seed 18: babble 0.9 s before solo 1 was heard as a solo over a window that
+    # held solo 1 itself, which then served as solo 2 (a slow free card follows)
+    (["10", "28", "05", "25", "13"], "challenge-3", 5, None,
+     {"period_s": 1.2979256714347138, "voices": 1, "snr_db": 20.0, "noise": "babble",
+      "jitter_ms": 5.248722230930277, "split": "test"}, 440251215,
+     ("Anna", "Ben", "Cem", "Mei")),
 ]
 
 
@@ -302,6 +341,33 @@ def test_the_final_move_after_a_free_timing_card_is_not_judged(render):
     report = judge(perf, samples)
     final = [s for s in report.slots if s.slot.role.value == "final"]
     assert final and all(s.verdict == "not_judged" for s in final)
+    assert report.result == "completed", report.to_json()["mistake"]
+
+
+SLOW_THEN_A_WORD = [
+    # --seed 14: three voices; its TZE sounded as a hit
+    (["10", "03", "18"], "highscore", None, 107783257, ("Anna", "Ben"),
+     {"period_s": 2.4979466639143637, "voices": 3, "jitter_ms": 17.278089161843013,
+      "split": "test"}),
+    # --seed 20: one voice in a reverberant room; its TZE went unheard, and a
+    # MIEZEKATZE's /m/ held 120 ms before its vowel (judged noise before the word)
+    (["10", "27", "47"], "challenge-8", 1, 332210175, ("Anna", "Ben"),
+     {"period_s": 2.007573802473333, "voices": 1, "jitter_ms": 13.822984136339736,
+      "reverb": True, "split": "test"}),
+]
+
+
+@pytest.mark.parametrize("cards, mode, number, seed, players, options", SLOW_THEN_A_WORD)
+def test_the_word_after_a_slow_miezekatze_anchors_the_beat(render, cards, mode, number, seed,
+                                                           players, options):
+    """Card 10: with one of its syllables missing, the next word's start was counted
+    as its fourth syllable and the word after that anchored the beat, a period late."""
+    perf, samples, sr, truth = render(cards, mode, number, None, seed, players, **options)
+    report = judge(perf, samples)
+    slow = next(i for i, t in enumerate(truth["slots"]) if t["card"] == "10")
+    after = report.slots[slow + 1]
+    assert after.heard_onset_s == pytest.approx(truth["slots"][slow + 1]["word_onset_s"],
+                                                abs=0.03)
     assert report.result == "completed", report.to_json()["mistake"]
 
 
@@ -342,6 +408,24 @@ NOISE_BEFORE_A_WORD = [
       "jitter_ms": 8.728760780290845, "split": "test"}, 510350491, ("Anna", "Ben", "Cem", "Mei")),
 ]
 
+# --seed 14: babble sounding for the whole 250 ms before a MIEZEKATZE, in no band
+# clear of its top: the word's start was traced back into it, 236 ms early.
+BABBLE_FILLS_THE_PAUSE = [
+    (["17", "38", "34", "36", "28"], "highscore", None,
+     {"period_s": 2.2783474680661686, "voices": 3, "snr_db": 10.0, "noise": "babble",
+      "jitter_ms": 4.345479128963355, "split": "test"}, 440067517, ("Anna", "Ben", "Cem")),
+]
+
+
+@pytest.mark.parametrize("cards, mode, number, options, seed, players", BABBLE_FILLS_THE_PAUSE)
+def test_a_word_does_not_start_in_the_babble_before_it(render, cards, mode, number, options,
+                                                       seed, players):
+    perf, samples, sr, truth = render(cards, mode, number, None, seed, players, **options)
+    report = judge(perf, samples)
+    assert report.mistake is None or report.mistake.mistake is not MistakeKind.OFF_BEAT, \
+        report.mistake.message
+    assert max(word_onset_errors_ms(report, truth)) < 60
+
 
 @pytest.mark.parametrize("cards, mode, number, options, seed, players", NOISE_BEFORE_A_WORD)
 def test_noise_before_a_word_does_not_start_it(render, cards, mode, number, options, seed,
@@ -370,6 +454,12 @@ NAME_DUE = [
     (["33", "46", "05", "13", "41", "26"], "challenge-7", 4, None,
      {"period_s": 1.6535692734379253, "voices": 1, "snr_db": 20.0, "noise": "pink",
       "jitter_ms": 7.076283120671012, "split": "test"}, 446440859, ("Anna", "Ben")),
+    # --seed 14: ANNA in babble at 10 dB; each name alone scored under MIEZEKATZE,
+    # the four names due together above it (one hypothesis: a name was said)
+    (["13", "04", "01", "29", "28", "48"], "highscore", None, None,
+     {"period_s": 1.264002849613386, "voices": 1, "snr_db": 10.0, "noise": "babble",
+      "jitter_ms": 0.5057255831314467, "split": "test"}, 128857986,
+     ("Anna", "Ben", "Cem", "Mei")),
 ]
 
 
