@@ -15,9 +15,7 @@ How it works
    over 50 ms chunks of the last `ambient_window_s` outside the speakers'
    words: its bed (`ambient_percentile` of the chunk averages) and its top
    (`top_percentile` of the chunk maxima, where babble's own syllables reach;
-   kept within `top_over_bed_db` of the bed; before the first word, not of
-   chunks standing clear of it in some band for `first_clear_share` of their
-   hops: a first word the gate kept out). Babble is a bed 10-20 dB under
+   kept within `top_over_bed_db` of the bed). Babble is a bed 10-20 dB under
    the group, with syllables of its own: it must neither start words nor
    teach the speaker level, and before the first word only the ambient tells
    what is loud.
@@ -137,9 +135,6 @@ class OnsetConfig:
     ambient_window_s: float = 2.0   # the ambient level: a low percentile of the 50 ms
     ambient_percentile: float = 30.0  # chunk averages of this long ...
     ambient_below_db: float = 10.0  # ... of the chunks this far below the speaker level
-    first_clear_share: float = 0.9  # before the first word, a chunk standing clear of the
-                                    # ambient in some band for this share of its hops is
-                                    # no ambient (a word the first-word gate kept out)
     ambient_word_s: float = 1.5     # ... and of no word's first this long (the gaps between)
     top_percentile: float = 90.0    # the ambient top: where babble's own syllables reach
     silence_over_top_db: float = 4.0  # silence: below the ambient top + this (a band
@@ -348,7 +343,6 @@ class OnsetDetector:
             chunk_hops, max(1, int(round(c.ambient_window_s / (chunk_hops * self._hop_s)))),
             c.ambient_percentile, c.top_percentile)
         self._ambient_db = float("nan")
-        self._clear_hops_in_chunk = 0
         self._top_db = float("nan")
         self._ambient_word_hops = c.ambient_word_s / self._hop_s
         self._word_start_hop = 0
@@ -444,10 +438,6 @@ class OnsetDetector:
         if self._peaks and hop - self._peaks[0][0] > self._level_memory_hops:
             self._update_speaker_level()
         # the bed under the foreground: babble, or the quiet parts of the room
-        if hop % self._ambient.chunk_hops == 0 or self._peaks:
-            self._clear_hops_in_chunk = 0  # (counted only while no word has been heard)
-        elif self._ambient.band_top_db is not None:
-            self._clear_hops_in_chunk += self._stands_clear_in_bands(bands_db)
         self._ambient_db, self._top_db = self._ambient.push(e, self._ambient_limit_db(),
                                                             bands_db)
         # speech the gates kept out must not lift the top out of reach (steady noise
@@ -637,13 +627,7 @@ class OnsetDetector:
         c = self.config
         if self._word and self._hop - self._word_start_hop < self._ambient_word_hops:
             return float("-inf")
-        if self._peaks:
-            return self.speaker_level_db - c.ambient_below_db
-        if self._clear_hops_in_chunk >= c.first_clear_share * self._ambient.chunk_hops:
-            # before the first word, the gate may have kept out the group's first word:
-            # lifting the ambient's top, it would keep out the next ones too
-            return float("-inf")
-        return float("inf")
+        return self.speaker_level_db - c.ambient_below_db if self._peaks else float("inf")
 
     def _foreground_gate_db(self) -> float:
         """Level a word's first syllable must reach to stand out of the ambient [dB]."""
