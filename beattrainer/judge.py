@@ -715,10 +715,10 @@ class Referee:
         period = self._tracker.period_s
         earliest = onset_s + (0.8 if free else 0.5) * period
         if syllables:
-            # (a /ts/ or /k/ of a slowly said word may sound as a hit: it is still one
-            # of its syllables, and without it the next word's start is taken as one)
-            # (its syllables lie within SLOW_WORD_S: a syllable later is the next word's
-            # start, where the detector missed one of its own)
+            # a /ts/ or /k/ of a slowly said word may sound as a hit: it is still one
+            # of its syllables, and without it the next word's start is taken as one.
+            # Its syllables lie within SLOW_WORD_S: a syllable later is the next
+            # word's start, where the detector missed one of the word's own.
             span_s = max(SLOW_WORD_S, period)
             mine = sorted(s.time_s for s in [*self._syllables, *self.percussion]
                           if onset_s <= s.time_s < onset_s + span_s)[:syllables]
