@@ -48,7 +48,7 @@ How it works
    band was still below the ambient's own top in that band. The onset
    lies before the moment of detection, and `Onset.detected_s - Onset.time_s`
    is the latency.
-5. Percussion: an unvoiced rise (little of what rose lies below 600 Hz, judged
+5. Percussion: an unvoiced rise (little of what rose lies below 1 kHz, judged
    against the band powers just before it, so a clap on a vowel stays unvoiced
    and a vowel under a burst is voiced) out of silence (at least
    `hit_after_silence_s` of it, even inside a word), right after another
@@ -68,7 +68,7 @@ How it works
    first syllable). A hit that jumps
    in abruptly while a syllable still sounds (a kiss right after a word, before
    its vowel has faded: no dip re-arms the detector) arms it at once: power
-   above 600 Hz up by `hit_rise_db` within `hit_rise_s`, nearly none of it below.
+   above 1 kHz up by `hit_rise_db` within `hit_rise_s`, nearly none of it below.
 6. Words: a syllable after at least `word_gap_s` of silence starts a word
    (or `deep_gap_s` of it down at the bed: a fast group's gap after its last voice),
    and so does one that reaches the foreground gate while the open "word"
@@ -164,7 +164,10 @@ class OnsetConfig:
                                     # words last up to ~0.13 s)
     onset_offset_s: float = 0.004   # frame group delay subtracted from onset times
     backtrack_s: float = 0.25       # how far back an onset may be placed
-    voiced_below_hz: float = 600.0  # a voiced onset has most of what rose below this
+    voiced_below_hz: float = 1000.0  # a voiced onset has most of what rose below this
+                                    # (an open vowel's first formant lies near 1 kHz:
+                                    # below 600 Hz, AAAH and ANNA looked unvoiced and
+                                    # waited decay_wait_s as possible hits)
     voiced_low_share: float = 0.6   # ... this share of it
     percussion_decay_db: float = 10.0  # a hit's fast level falls this far within
                                     # decay_wait_s (a room's tail holds a clap up: 12 was
