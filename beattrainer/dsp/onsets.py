@@ -33,7 +33,9 @@ How it works
    keep weaker sounds out: a word's first syllable must reach the speaker
    level minus `word_gate_db`, the bed plus `word_contrast_db` and the top
    plus `top_contrast_db` (the very first word: `first_top_contrast_db`),
-   and stand `band_clear_db` above the ambient's own top in some band;
+   and stand `band_clear_db` above the ambient's own top in some band
+   (once a speaker level is known, the fast level standing `fast_gate_margin_db`
+   above the three levels is enough: the slow one trails a rising word by hops);
    later syllables must reach the word's peak minus `syllable_gate_db`
    (release bursts, breathy tails, one voice of several running on). The
    onset time is backtracked to where the rise left the valley, or, for a
@@ -193,6 +195,8 @@ class OnsetConfig:
                                     # under the broadband top (a /ts/ or /m/ in babble)
     sounding_dip_db: float = 6.0    # a syllable that sank this far (less than dip_db)
                                     # and is towered over by word_over_word_db re-arms
+    fast_gate_margin_db: float = 3.0  # a word's first syllable passes its gate when the
+                                    # fast level (3-hop median) stands this far above it
     quiet_band_max_shift_s: float = 0.03  # a word starts after the last hop with every
                                     # band below its ambient top, if that is this close
 
@@ -672,7 +676,12 @@ class OnsetDetector:
             gate = max(self.speaker_level_db - c.word_gate_db, self._foreground_gate_db())
         else:
             gate = self._word_peak_db - c.syllable_gate_db
-        if e < gate:
+        evidence_db = e
+        if self._peaks and (starts_word or not self._word):
+            # the slow level trails a rising word by a few hops: the fast one standing
+            # clearly above the gate is evidence enough to report the word now
+            evidence_db = max(e, self._fast_now() - c.fast_gate_margin_db)
+        if evidence_db < gate:
             return
         if ((starts_word or not self._word) and not hit
                 and not self._stands_clear_in_bands(self._recent_bands[-1])):

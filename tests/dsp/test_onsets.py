@@ -647,3 +647,27 @@ def test_an_open_vowel_word_start_is_reported_without_the_percussion_wait(librar
         assert abs(first.time_s - truth_s) <= 0.01
         # reported within 10 hops of the word's start (stream time, counted in samples)
         assert round((first.detected_s - truth_s) * SR) <= 10 * detector_hop
+
+
+def test_words_in_babble_are_reported_once_the_fast_level_clears_the_gate(library):
+    # the slow level (22 ms of power) trails a rising word by a few hops; in babble the
+    # foreground gate held most words of this render 6 hops (12 ms) after their start
+    from beattrainer.mzkz.sequence import Mode, compile_performance
+    from beattrainer.synth.render import RenderOptions, render_performance
+
+    perf = compile_performance(["03", "37", "46"], Mode("highscore"),
+                               players=("Anna", "Ben", "Cem"))
+    options = RenderOptions(period_s=1.2, voices=2, snr_db=20.0, noise="babble",
+                            split="train", seed=2)
+    samples, _, truth = render_performance(perf, library, np.random.default_rng(2), options)
+    detector = OnsetDetector(SR)
+    events = detector.run([samples])
+    starts = [e for e in events if isinstance(e, Onset) and e.starts_word]
+    delays_hops = []
+    for word in truth["words"]:
+        start = min(starts, key=lambda e: abs(e.time_s - word["onset_s"]))
+        assert abs(start.time_s - word["onset_s"]) <= 0.025
+        delay_samples = round((start.detected_s - word["onset_s"]) * SR)
+        delays_hops.append(delay_samples / detector.hop_samples)
+    assert len(delays_hops) == 12
+    assert np.median(delays_hops) <= 5
