@@ -31,7 +31,9 @@ How it works
    keep weaker sounds out: a word's first syllable must reach the speaker
    level minus `word_gate_db`, the bed plus `word_contrast_db` and the top
    plus `top_contrast_db` (the very first word: `first_top_contrast_db`),
-   and stand `band_clear_db` above the ambient's own top in some band;
+   and stand `band_clear_db` above the ambient's own top in some band
+   (once a speaker level is known, the fast level standing `fast_gate_margin_db`
+   above the three levels is enough: the slow one trails a rising word by hops);
    later syllables must reach the word's peak minus `syllable_gate_db`
    (release bursts, breathy tails, one voice of several running on). The
    onset time is backtracked to where the rise left the valley, or, for a
@@ -46,7 +48,7 @@ How it works
    band was still below the ambient's own top in that band. The onset
    lies before the moment of detection, and `Onset.detected_s - Onset.time_s`
    is the latency.
-5. Percussion: an unvoiced rise (little of what rose lies below 600 Hz, judged
+5. Percussion: an unvoiced rise (little of what rose lies below 1 kHz, judged
    against the band powers just before it, so a clap on a vowel stays unvoiced
    and a vowel under a burst is voiced) out of silence (at least
    `hit_after_silence_s` of it, even inside a word), right after another
@@ -66,7 +68,7 @@ How it works
    first syllable). A hit that jumps
    in abruptly while a syllable still sounds (a kiss right after a word, before
    its vowel has faded: no dip re-arms the detector) arms it at once: power
-   above 600 Hz up by `hit_rise_db` within `hit_rise_s`, nearly none of it below.
+   above 1 kHz up by `hit_rise_db` within `hit_rise_s`, nearly none of it below.
 6. Words: a syllable after at least `word_gap_s` of silence starts a word
    (or `deep_gap_s` of it down at the bed: a fast group's gap after its last voice),
    and so does one that reaches the foreground gate while the open "word"
@@ -159,7 +161,10 @@ class OnsetConfig:
                                     # words last up to ~0.13 s)
     onset_offset_s: float = 0.004   # frame group delay subtracted from onset times
     backtrack_s: float = 0.25       # how far back an onset may be placed
-    voiced_below_hz: float = 600.0  # a voiced onset has most of what rose below this
+    voiced_below_hz: float = 1000.0  # a voiced onset has most of what rose below this
+                                    # (an open vowel's first formant lies near 1 kHz:
+                                    # below 600 Hz, AAAH and ANNA looked unvoiced and
+                                    # waited decay_wait_s as possible hits)
     voiced_low_share: float = 0.6   # ... this share of it
     percussion_decay_db: float = 10.0  # a hit's fast level falls this far within
                                     # decay_wait_s (a room's tail holds a clap up: 12 was
@@ -185,6 +190,8 @@ class OnsetConfig:
                                     # under the broadband top (a /ts/ or /m/ in babble)
     sounding_dip_db: float = 6.0    # a syllable that sank this far (less than dip_db)
                                     # and is towered over by word_over_word_db re-arms
+    fast_gate_margin_db: float = 3.0  # a word's first syllable passes its gate when the
+                                    # fast level (3-hop median) stands this far above it
     quiet_band_max_shift_s: float = 0.03  # a word starts after the last hop with every
                                     # band below its ambient top, if that is this close
 
@@ -672,7 +679,12 @@ class OnsetDetector:
             gate = max(self.speaker_level_db - c.word_gate_db, self._foreground_gate_db())
         else:
             gate = self._word_peak_db - c.syllable_gate_db
-        if e < gate:
+        evidence_db = e
+        if self._peaks and (starts_word or not self._word):
+            # the slow level trails a rising word by a few hops: the fast one standing
+            # clearly above the gate is evidence enough to report the word now
+            evidence_db = max(e, self._fast_now() - c.fast_gate_margin_db)
+        if evidence_db < gate:
             return
         if ((starts_word or not self._word) and not hit
                 and not self._stands_clear_in_bands(self._recent_bands[-1])):

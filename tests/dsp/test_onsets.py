@@ -632,3 +632,51 @@ def test_strongest_line_finds_a_tone_and_its_frequency():
     share, bins = strongest_line(power, band_bin_edges(SR, frame))
     assert share[0] > 0.8 > 0.3 > share[1]
     assert bins[0] * SR / frame == pytest.approx(2000, abs=SR / frame)
+
+
+def test_an_open_vowel_word_start_is_reported_without_the_percussion_wait(library, rng):
+    # ANNA's /a/ puts its first formant near 1 kHz: judged by the share of the rise
+    # below 600 Hz it looked unvoiced, waited decay_wait_s as a possible hit (and two
+    # of these were reported as hits); it is a syllable at once
+    detector_hop = OnsetDetector(SR).hop_samples
+    speaker = library.query(label="MIEZEKATZE", voice="de-m1", modifier=None)[:2]
+    for clip_id in ("c0030", "c0031", "c0073", "c0236"):  # ANNA: de-m1, de-m3, de-grandpa
+        clip = library.get(clip_id)
+        y = 1e-3 * rng.standard_normal(SR * 4)
+        for start_s, lead in zip((0.5, 1.3), speaker):  # the speaker level first
+            audio = library.audio(lead)
+            y[int(start_s * SR):int(start_s * SR) + len(audio)] += audio
+        audio = library.audio(clip)
+        y[int(2.4 * SR):int(2.4 * SR) + len(audio)] += audio
+        truth_s = 2.4 + clip.onset_s
+        onsets = [e for e in detect(y.astype(np.float32), SR)
+                  if isinstance(e, Onset) and e.time_s > 2.3]
+        first = min(onsets, key=lambda e: abs(e.time_s - truth_s))
+        assert first.kind is OnsetKind.SYLLABLE and first.starts_word
+        assert abs(first.time_s - truth_s) <= 0.01
+        # reported within 10 hops of the word's start (stream time, counted in samples)
+        assert round((first.detected_s - truth_s) * SR) <= 10 * detector_hop
+
+
+def test_words_in_babble_are_reported_once_the_fast_level_clears_the_gate(library):
+    # the slow level (22 ms of power) trails a rising word by a few hops; in babble the
+    # foreground gate held most words of this render 6 hops (12 ms) after their start
+    from beattrainer.mzkz.sequence import Mode, compile_performance
+    from beattrainer.synth.render import RenderOptions, render_performance
+
+    perf = compile_performance(["03", "37", "46"], Mode("highscore"),
+                               players=("Anna", "Ben", "Cem"))
+    options = RenderOptions(period_s=1.2, voices=2, snr_db=20.0, noise="babble",
+                            split="train", seed=2)
+    samples, _, truth = render_performance(perf, library, np.random.default_rng(2), options)
+    detector = OnsetDetector(SR)
+    events = detector.run([samples])
+    starts = [e for e in events if isinstance(e, Onset) and e.starts_word]
+    delays_hops = []
+    for word in truth["words"]:
+        start = min(starts, key=lambda e: abs(e.time_s - word["onset_s"]))
+        assert abs(start.time_s - word["onset_s"]) <= 0.025
+        delay_samples = round((start.detected_s - word["onset_s"]) * SR)
+        delays_hops.append(delay_samples / detector.hop_samples)
+    assert len(delays_hops) == 12
+    assert np.median(delays_hops) <= 5

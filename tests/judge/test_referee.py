@@ -251,15 +251,13 @@ HARD_SOLOS = [
     (["09", "44", "42", "07"], "highscore", None, None,  # solo 1's ZE missed: a "pause"
      {"period_s": 1.6026833301861148, "voices": 1, "jitter_ms": 9.835855878259396,
       "split": "test"}, 855667183, ("Anna", "Ben", "Cem", "Mei")),
-    pytest.param(
-        ["01", "34", "39", "37", "23", "15"], "challenge-7", 4, None,  # solo 1 shows one syllable
-        {"period_s": 1.0762576165275486, "voices": 4, "snr_db": 10.0, "noise": "babble",
-         "jitter_ms": 15.243800601364226, "split": "test"}, 981131065, ("Anna", "Ben", "Cem"),
-        marks=pytest.mark.xfail(strict=True, reason=(
-            "known: both solos' MIE is buried in the babble, so they are heard 65 and 98 ms "
-            "late, and only one group word (before a silence card) vouches for the beat: "
-            "the period comes out 3.1% long (the detector's start no longer reaches back "
-            "into noise, which made this case pass by 1 ms before)"))),
+    # both solos' MIE is buried in the babble and only one group word (before a
+    # silence card) vouches for the beat: the period comes out 2.7% long and the grid
+    # 78 ms late (passes narrowly since a voiced rise is judged below 1 kHz; 3.1%
+    # before)
+    (["01", "34", "39", "37", "23", "15"], "challenge-7", 4, None,  # solo 1 shows one syllable
+     {"period_s": 1.0762576165275486, "voices": 4, "snr_db": 10.0, "noise": "babble",
+      "jitter_ms": 15.243800601364226, "split": "test"}, 981131065, ("Anna", "Ben", "Cem")),
     (["12", "35", "30", "25"], "highscore", 4, "tempo_drift@7",  # the group's words unflagged
      {"period_s": 1.0057667996564827, "voices": 3, "snr_db": 10.0, "noise": "babble",
       "jitter_ms": 2.0619991793407833, "split": "test"}, 49547433, ("Anna", "Ben", "Cem", "Mei")),
