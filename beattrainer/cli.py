@@ -544,7 +544,8 @@ def _calibrated_latency(store, source) -> float:
 def _count_in_grid(sounds, period_s: float, clock, latency_s: float):
     """The trainer speaks the two solos; the referee's grid starts at the first one,
     placed on the input's timeline: wall time of the first solo, through the clock
-    that maps input samples to the wall, plus the loopback latency."""
+    that maps input samples to the wall, plus the loopback latency.
+    """
     import time
 
     def grid_for(perf, stream_s: float):

@@ -1,6 +1,7 @@
 """Where the bundled data lives: `models/` and `sounds/` beside the package in a
 source checkout, or inside the installed package (`beattrainer/models`,
-`beattrainer/sounds`: setup.py maps them there for a regular install)."""
+`beattrainer/sounds`: setup.py maps them there for a regular install).
+"""
 from __future__ import annotations
 
 from pathlib import Path

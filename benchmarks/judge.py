@@ -39,7 +39,10 @@ from beattrainer.mzkz.sequence import Mode, compile_performance  # noqa: E402
 from beattrainer.session import judge_stream, make_recognizer  # noqa: E402
 from beattrainer.synth.clips import ClipLibrary  # noqa: E402
 from beattrainer.synth.render import (  # noqa: E402
-    Mistake, RenderError, RenderOptions, render_performance,
+    Mistake,
+    RenderError,
+    RenderOptions,
+    render_performance,
 )
 
 KINDS = ("missing", "unexpected_sound", "wrong_word", "off_beat", "wrong_dynamics", "tempo_drift")

@@ -37,7 +37,10 @@ import time  # noqa: E402
 import numpy as np  # noqa: E402
 
 from beattrainer.recognize import (  # noqa: E402
-    GroupProfile, SlotContext, SlotRecognizer, describe_slot,
+    GroupProfile,
+    SlotContext,
+    SlotRecognizer,
+    describe_slot,
 )
 from beattrainer.recognize.simulate import SAMPLE_RATE, add_noise, mix_voices, set_level  # noqa: E402
 from beattrainer.recognize.vocabulary import CARD_WORDS, Item, acceptable  # noqa: E402
@@ -229,7 +232,9 @@ def judge_performance(rec: SlotRecognizer, samples, sr, truth, perf, tally: Tall
 def render_run(args) -> None:
     from beattrainer.mzkz.catalog import load_catalog
     from beattrainer.session import (
-        listened_for_only_where_due, other_card_words, performance_vocabulary,
+        listened_for_only_where_due,
+        other_card_words,
+        performance_vocabulary,
     )
     from beattrainer.synth.render import RenderOptions, render_performance
 

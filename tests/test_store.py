@@ -1,5 +1,6 @@
 """The SQLite store: runs, attempts with slots, highscores, history, calibration,
-crash safety (a writer killed with SIGKILL) and damaged or foreign files."""
+crash safety (a writer killed with SIGKILL) and damaged or foreign files.
+"""
 from __future__ import annotations
 
 import json

@@ -1,5 +1,6 @@
 """Plots of the tempo accuracy report. The only module that imports matplotlib,
-and only inside functions; each plot takes and returns an Axes."""
+and only inside functions; each plot takes and returns an Axes.
+"""
 from __future__ import annotations
 
 from beattrainer.report.stats import TIERS_MS, OffsetSummary, period_per_round, timed_slots

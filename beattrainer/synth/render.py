@@ -314,7 +314,8 @@ def free_timing_pause_s(slot: Slot, placed: _SlotRender, expected_s: float, grid
 
 def _follows_free_timing(slots: Sequence[Slot], slot: Slot) -> bool:
     """True when a free-timing card comes before `slot` with only silences between:
-    a silence cannot anchor the beat, so the free time lasts until the next sound."""
+    a silence cannot anchor the beat, so the free time lasts until the next sound.
+    """
     earlier = [s for s in slots if s.voice == slot.voice and s.beat < slot.beat]
     for before in reversed(earlier):
         if before.expected.free_timing:

@@ -1,5 +1,6 @@
 """Single key presses from the terminal, read by a background thread so the
-audio loop never waits for the keyboard."""
+audio loop never waits for the keyboard.
+"""
 from __future__ import annotations
 
 import queue

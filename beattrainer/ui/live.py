@@ -1,5 +1,6 @@
 """What the players see during live play: plain lines (a pipe, a log) or a rich
-live screen readable from across the table (a terminal)."""
+live screen readable from across the table (a terminal).
+"""
 from __future__ import annotations
 
 import sys

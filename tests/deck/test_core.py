@@ -7,7 +7,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from beattrainer.deck.core import (
-    Card, Deck, Pile, format_cards, format_pile, parse_cards, parse_pile, rng_stream, shuffled,
+    Card,
+    Deck,
+    Pile,
+    format_cards,
+    format_pile,
+    parse_cards,
+    parse_pile,
+    rng_stream,
+    shuffled,
 )
 
 ids = st.lists(st.text(alphabet="abcxyz0123456789-_:", min_size=1, max_size=5),

@@ -1,5 +1,6 @@
 """Club der Tatzen: the T-CdT cases of the rulings (§3.9), scripted scenarios for
-each rule and ruling, and a seeded bot fuzz with invariants (E12)."""
+each rule and ruling, and a seeded bot fuzz with invariants (E12).
+"""
 from __future__ import annotations
 
 import random

@@ -66,7 +66,8 @@ def player_counts(module, variant=None) -> list[int]:
 
 def variants(module) -> list[dict[str, Any]]:
     """One option changed at a time (bools flipped, every other choice), plus the
-    module's own CONFORMANCE_VARIANTS for numeric options."""
+    module's own CONFORMANCE_VARIANTS for numeric options.
+    """
     found: list[dict[str, Any]] = []
     for key, kind, default, _help in module.CONFIG_OPTIONS:
         if kind is bool:

@@ -6,7 +6,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from beattrainer.mzkz.game import (
-    Outcome, Status, Verdict, draw_deck, new_run, record, restart,
+    Outcome,
+    Status,
+    Verdict,
+    draw_deck,
+    new_run,
+    record,
+    restart,
 )
 from beattrainer.mzkz.sequence import Mode, SequenceError
 

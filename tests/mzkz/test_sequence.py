@@ -6,7 +6,11 @@ from hypothesis import strategies as st
 from beattrainer.mzkz.catalog import load_catalog
 from beattrainer.mzkz.model import MIEZEKATZE, Modifier, Role, Sound
 from beattrainer.mzkz.sequence import (
-    Mode, SequenceError, card_order, compile_performance, sequence_json,
+    Mode,
+    SequenceError,
+    card_order,
+    compile_performance,
+    sequence_json,
 )
 from tests.conftest import validate_contract
 
@@ -135,7 +139,7 @@ def test_canons(challenge, players, voices):
     pattern_len = 2 + 6 + 1
     assert len(perf.slots) == voices * pattern_len + 1
     for v in range(voices):
-        mine = [s for s in perf.slots if s.voice == v and not (s is perf.slots[-1])]
+        mine = [s for s in perf.slots if s.voice == v and s is not perf.slots[-1]]
         assert [s.beat for s in mine] == list(range(v, v + pattern_len))
         assert [s.role for s in mine][:2] == [Role.SOLO, Role.SOLO]
         if challenge == 6:
