@@ -1,6 +1,8 @@
-"""Packaging glue that pyproject.toml cannot express: the top-level `models/` and
-`sounds/` folders are installed as the data packages `beattrainer.models` and
-`beattrainer.sounds`, so a regular (non-editable) install finds them too.
+"""Packaging glue that pyproject.toml cannot express.
+
+The top-level `models/` and `sounds/` folders are installed as the data packages
+`beattrainer.models` and `beattrainer.sounds`, so a regular (non-editable)
+install finds them too.
 """
 from setuptools import find_packages, setup
 

@@ -542,9 +542,11 @@ def _calibrated_latency(store, source) -> float:
 
 
 def _count_in_grid(sounds, period_s: float, clock, latency_s: float):
-    """The trainer speaks the two solos; the referee's grid starts at the first one,
-    placed on the input's timeline: wall time of the first solo, through the clock
-    that maps input samples to the wall, plus the loopback latency.
+    """The referee's grid, starting at the first of the two solos the trainer speaks.
+
+    The grid is placed on the input's timeline: wall time of the first solo,
+    through the clock that maps input samples to the wall, plus the loopback
+    latency.
     """
     import time
 

@@ -1,6 +1,8 @@
-"""Where the bundled data lives: `models/` and `sounds/` beside the package in a
-source checkout, or inside the installed package (`beattrainer/models`,
-`beattrainer/sounds`: setup.py maps them there for a regular install).
+"""Where the bundled data (`models/` and `sounds/`) lives.
+
+Beside the package in a source checkout, or inside the installed package
+(`beattrainer/models`, `beattrainer/sounds`: setup.py maps them there for a
+regular install).
 """
 from __future__ import annotations
 

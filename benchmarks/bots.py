@@ -1,6 +1,8 @@
-"""Win rates of the companion games' bots: seat 1 plays a bot of one level, every
-other player's seat a random bot (seats the program always plays keep their own
-level, e.g. the Schwarzer Kater cat). Seeded, single core.
+"""Win rates of the companion games' bots.
+
+Seat 1 plays a bot of one level, every other player's seat a random bot (seats
+the program always plays keep their own level, e.g. the Schwarzer Kater cat).
+Seeded, single core.
 
 Run:  /work/venv/bin/python benchmarks/bots.py [--games 300] [--players 3]
 

@@ -1,5 +1,6 @@
-"""The whole referee on rendered performances: does it fail the right slot for the
-right reason, and pass clean performances?
+"""The whole referee on rendered performances.
+
+Does it fail the right slot for the right reason, and pass clean performances?
 
     python benchmarks/judge.py [--n 120] [--seed 5] [--backend pocketsphinx] [--split test]
 

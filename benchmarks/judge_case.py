@@ -1,5 +1,7 @@
-"""Look closer at one case `benchmarks/judge.py --dump` kept: judge it again and
-print, per slot, the rendered truth beside what the referee heard and decided.
+"""Look closer at one case `benchmarks/judge.py --dump` kept.
+
+Judge it again and print, per slot, the rendered truth beside what the referee
+heard and decided.
 
     python benchmarks/judge_case.py /tmp/jd11/case013 [--onsets]
 

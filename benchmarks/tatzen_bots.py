@@ -1,5 +1,7 @@
-"""Club der Tatzen bot strength: seeded games of one "good" bot against "simple"
-and "random" bots, rotating the good bot through every seat.
+"""Club der Tatzen bot strength.
+
+Seeded games of one "good" bot against "simple" and "random" bots, rotating the
+good bot through every seat.
 
 Prints, per player count, the good bot's share of wins (shared wins count as a
 fraction), its mean score against the others' mean score, the mean number of

@@ -1,5 +1,7 @@
-"""Render the bundled demo session: a short highscore run of three performances,
-the second one first failed with a wrong word, then completed.
+"""Render the bundled demo session.
+
+A short highscore run of three performances, the second one first failed with a
+wrong word, then completed.
 
     python scripts/make_demo.py      # writes sounds/demo/session.ogg + session.json
 

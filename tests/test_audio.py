@@ -96,9 +96,11 @@ def test_no_inputs_at_all():
 
 
 def test_lost_input_is_marked_where_it_happened():
-    """The PortAudio callback's bookkeeping, without a device (the real stream runs
-    in tests/test_play.py::test_play_virtual_mic): a block dropped on a full queue
-    reaches the consumer as a gap at its place in the stream, not before.
+    """A block dropped on a full queue reaches the consumer as a gap in its place.
+
+    Tests the PortAudio callback's bookkeeping without a device (the real stream
+    runs in tests/test_play.py::test_play_virtual_mic): the gap comes at its
+    place in the stream, not before.
     """
     import queue
     from types import SimpleNamespace

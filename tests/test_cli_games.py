@@ -1,5 +1,6 @@
-"""The companion-game commands end to end: stdin through CliRunner, and a real
-terminal (pty) for Schwarzer Kater.
+"""The companion-game commands end to end.
+
+Stdin through CliRunner, and a real terminal (pty) for Schwarzer Kater.
 """
 from __future__ import annotations
 

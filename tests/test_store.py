@@ -1,5 +1,7 @@
-"""The SQLite store: runs, attempts with slots, highscores, history, calibration,
-crash safety (a writer killed with SIGKILL) and damaged or foreign files.
+"""The SQLite store.
+
+Runs, attempts with slots, highscores, history, calibration, crash safety (a
+writer killed with SIGKILL) and damaged or foreign files.
 """
 from __future__ import annotations
 

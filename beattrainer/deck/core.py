@@ -1,5 +1,7 @@
-"""The deck core shared by every game: cards as frozen data, seeded shuffles,
-piles with a face, and a compact text notation that round-trips.
+"""The deck core shared by every game.
+
+Cards as frozen data, seeded shuffles, piles with a face, and a compact text
+notation that round-trips.
 
 Pure: no I/O, no global randomness. Every shuffle takes its random source as an
 argument; anything with a ``random() -> float in [0, 1)`` method will do

@@ -102,8 +102,10 @@ def _default_clear(write: Callable[[str], None]) -> Callable[[], None]:
 
 @dataclass
 class Terminal:
-    """The loop's I/O: `read(prompt)` returns a line (EOFError ends the game),
-    `write(text)` shows text, `sleep(seconds)` paces, `clear()` hides the screen.
+    """The loop's I/O: reading lines, writing text, pausing and clearing the screen.
+
+    `read(prompt)` returns a line (EOFError ends the game), `write(text)` shows
+    text, `sleep(seconds)` paces, `clear()` hides the screen.
 
     `pace` scales every pause an event asks for; 0 switches pacing off.
     """

@@ -1,5 +1,7 @@
-"""The Beatz'n'Catz catalog: 48 action cards, up to 2 user-made blank cards,
-the two tutorials and the nine challenges, loaded from TOML into frozen data.
+"""The Beatz'n'Catz catalog, loaded from TOML into frozen data.
+
+It holds the 48 action cards, up to 2 user-made blank cards, the two tutorials
+and the nine challenges.
 
 Pure: files are read through `importlib.resources` (bundled data) or given as
 text (custom cards), never through paths built here.
@@ -88,7 +90,7 @@ class Catalog:
         return any(c.custom for c in self.cards.values())
 
     def with_custom(self, custom: Iterable[CardSpec]) -> Catalog:
-        """This catalog plus user-made cards."""
+        """A new catalog: these cards plus the user-made ones."""
         cards = dict(self.cards)
         for spec in custom:
             cards[spec.id] = spec

@@ -1,5 +1,7 @@
-"""The sequence compiler: from the drawn cards, a mode and a performance number
-to the exact slot list of that performance (rulings sections 1-4).
+"""The sequence compiler: the exact slot list of one performance.
+
+From the drawn cards, a mode and a performance number it builds the slot list
+of that performance (rulings sections 1-4).
 
 Pure functions over the catalog; no audio, no I/O.
 """

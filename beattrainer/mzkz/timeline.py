@@ -1,5 +1,7 @@
-"""Expected slot times: a grid of the word period from the first solo,
-re-anchored after free-timing cards where the next slot is actually heard.
+"""Expected slot times: a grid of the word period from the first solo.
+
+The grid is re-anchored after free-timing cards where the next slot is
+actually heard.
 
 Pure arithmetic over slots; the referee feeds it the period it measures.
 """

@@ -1,5 +1,7 @@
-"""Plots of the tempo accuracy report. The only module that imports matplotlib,
-and only inside functions; each plot takes and returns an Axes.
+"""Plots of the tempo accuracy report.
+
+The only module that imports matplotlib, and only inside functions; each plot
+takes and returns an Axes.
 """
 from __future__ import annotations
 

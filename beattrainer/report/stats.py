@@ -1,5 +1,6 @@
-"""Tempo accuracy figures from a judge report (the contract's JSON): per slot,
-per card, per round; pure, no plotting.
+"""Tempo accuracy figures from a judge report (the contract's JSON).
+
+Per slot, per card, per round; pure, no plotting.
 """
 from __future__ import annotations
 

@@ -313,8 +313,9 @@ def free_timing_pause_s(slot: Slot, placed: _SlotRender, expected_s: float, grid
 
 
 def _follows_free_timing(slots: Sequence[Slot], slot: Slot) -> bool:
-    """True when a free-timing card comes before `slot` with only silences between:
-    a silence cannot anchor the beat, so the free time lasts until the next sound.
+    """True when a free-timing card comes before `slot` with only silences between.
+
+    A silence cannot anchor the beat, so the free time lasts until the next sound.
     """
     earlier = [s for s in slots if s.voice == slot.voice and s.beat < slot.beat]
     for before in reversed(earlier):

@@ -1,6 +1,7 @@
-"""Render a whole play session: several attempts at consecutive performances,
-with pauses between them, as one recording — the test audio for live play and
-the bundled demo.
+"""Render a whole play session as one recording.
+
+Several attempts at consecutive performances, with pauses between them: the
+test audio for live play and the bundled demo.
 
 The attempts follow the run state machine: a clean attempt completes its
 performance (the next attempt plays the next one with the next lead), an attempt

@@ -1,5 +1,6 @@
-"""Single key presses from the terminal, read by a background thread so the
-audio loop never waits for the keyboard.
+"""Single key presses from the terminal, read by a background thread.
+
+The thread lets the audio loop never wait for the keyboard.
 """
 from __future__ import annotations
 

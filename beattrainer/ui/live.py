@@ -1,5 +1,7 @@
-"""What the players see during live play: plain lines (a pipe, a log) or a rich
-live screen readable from across the table (a terminal).
+"""What the players see during live play.
+
+Plain lines (a pipe, a log) or a rich live screen readable from across the
+table (a terminal).
 """
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""Club der Tatzen: the T-CdT cases of the rulings (§3.9), scripted scenarios for
-each rule and ruling, and a seeded bot fuzz with invariants (E12).
+"""Club der Tatzen rules.
+
+The T-CdT cases of the rulings (§3.9), scripted scenarios for each rule and
+ruling, and a seeded bot fuzz with invariants (E12).
 """
 from __future__ import annotations
 

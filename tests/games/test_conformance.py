@@ -65,8 +65,10 @@ def player_counts(module, variant=None) -> list[int]:
 
 
 def variants(module) -> list[dict[str, Any]]:
-    """One option changed at a time (bools flipped, every other choice), plus the
-    module's own CONFORMANCE_VARIANTS for numeric options.
+    """Variants that change one option at a time, plus the module's own ones.
+
+    Bools are flipped and every other choice is tried; the module's own
+    CONFORMANCE_VARIANTS cover numeric options.
     """
     found: list[dict[str, Any]] = []
     for key, kind, default, _help in module.CONFIG_OPTIONS:

@@ -1,5 +1,7 @@
-"""Maunz Maunz rules: the T-MM table of the rulings, scripted scenarios for each
-rule and ruling (stacked decks and hand-built tables), and a seeded bot fuzz.
+"""Maunz Maunz rules.
+
+The T-MM table of the rulings, scripted scenarios for each rule and ruling
+(stacked decks and hand-built tables), and a seeded bot fuzz.
 """
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""Schwarzer Kater rules: the T-SK table of the rulings, scripted scenarios for
-each rule and ruling, the text the renderer shows, and the bots.
+"""Schwarzer Kater rules.
+
+The T-SK table of the rulings, scripted scenarios for each rule and ruling, the
+text the renderer shows, and the bots.
 """
 from __future__ import annotations
 

@@ -213,8 +213,10 @@ def test_whisper_challenge_uses_whisper_voices(lib):
 
 
 def test_players_sharing_a_voice_say_different_clips(lib):
-    """Two copies of one clip a few ms apart comb-filter into a tone: a whispered
-    MIEZEKATZE sounded voiced (benchmarks/judge.py --seed 12, a false fail).
+    """Two copies of one clip a few ms apart comb-filter into a tone.
+
+    A whispered MIEZEKATZE sounded voiced (benchmarks/judge.py --seed 12, a false
+    fail).
     """
     perf = perf_of(("01", "04", "11", "08", "14", "48"), mode="challenge-1")
     for seed in (1, 2, 3):
@@ -461,9 +463,10 @@ def test_no_word_is_left_out_right_after_a_free_timing_card(lib):
 
 
 def test_the_free_time_lasts_through_silences_until_the_next_sound(lib):
-    """A silence cannot anchor the beat after a free-timing card: the next sounding
-    slot does, so no word is left out or put off the beat there, and no sound is
-    made in the silence between (decision 19).
+    """A silence cannot anchor the beat after a free-timing card; the next sound does.
+
+    So no word is left out or put off the beat there, and no sound is made in
+    the silence between (decision 19).
     """
     from beattrainer.mzkz.sequence import Mode, compile_performance
 
@@ -480,9 +483,11 @@ def test_the_free_time_lasts_through_silences_until_the_next_sound(lib):
 
 
 def test_a_drift_counts_from_a_word_the_referee_times(lib):
-    """The drift passes 15% where a timed word shows it: not at a silence, the free
-    final move or the word that sets the beat anew after a free-timing card; a
-    drift that shows nowhere is none (benchmarks/judge.py does not count it).
+    """The drift passes 15% where a timed word shows it.
+
+    Not at a silence, the free final move or the word that sets the beat anew
+    after a free-timing card; a drift that shows nowhere is none
+    (benchmarks/judge.py does not count it).
     """
     from beattrainer.mzkz.model import Role, Sound
     from beattrainer.synth.render import _follows_free_timing
