@@ -31,12 +31,23 @@ KEY_HELP = "keys: r restart  p pause  q quit  o overrule the verdict  m flag a m
 class PlayUI(Protocol):
     """What the play loop tells the players."""
 
-    def note(self, text: str) -> None: ...
-    def attempt_start(self, run: Run, perf: Performance) -> None: ...
-    def listening(self) -> None: ...
-    def slot(self, verdict: SlotVerdict, run: Run) -> None: ...
-    def attempt_end(self, run: Run, report: JudgeReport, message: str) -> None: ...
-    def run_end(self, run: Run, result: str) -> None: ...
+    def note(self, text: str) -> None:
+        """Show a free-form message."""
+
+    def attempt_start(self, run: Run, perf: Performance) -> None:
+        """Announce a new attempt at `perf`."""
+
+    def listening(self) -> None:
+        """Say the referee is listening now."""
+
+    def slot(self, verdict: SlotVerdict, run: Run) -> None:
+        """Show the verdict on one slot as it comes in."""
+
+    def attempt_end(self, run: Run, report: JudgeReport, message: str) -> None:
+        """Show how the attempt ended, with its report."""
+
+    def run_end(self, run: Run, result: str) -> None:
+        """Show how the whole run ended."""
 
 
 class Sounds(Protocol):
@@ -44,13 +55,15 @@ class Sounds(Protocol):
 
     available: bool
 
-    def play(self, name: str) -> None: ...
+    def play(self, name: str) -> None:
+        """Play the feedback sound called `name`."""
 
 
 class Keys(Protocol):
     """Key presses since the last poll."""
 
-    def poll(self) -> list[str]: ...
+    def poll(self) -> list[str]:
+        """The keys pressed since the last call."""
 
 
 class NoKeys:

@@ -29,6 +29,7 @@ OUT = Path(__file__).resolve().parent.parent / "sounds" / "demo"
 
 
 def main() -> None:
+    """Render the demo into sounds/demo/: the audio and the outcome it should get."""
     options = RenderOptions(period_s=1.1, voices=3, jitter_ms=12.0, snr_db=30.0, noise="pink",
                             seed=SEED)
     samples, sr, truth = render_session(Mode.parse(MODE), DECK, PLAYERS, PLAN, ClipLibrary.load(),

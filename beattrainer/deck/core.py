@@ -20,7 +20,8 @@ T = TypeVar("T")
 class UniformSource(Protocol):
     """Anything that draws floats uniformly from [0, 1)."""
 
-    def random(self) -> float: ...
+    def random(self) -> float:
+        """The next float in [0, 1)."""
 
 
 @dataclass(frozen=True)

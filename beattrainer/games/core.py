@@ -18,12 +18,12 @@ from beattrainer.deck.core import rng_stream, shuffled
 
 __all__ = [
     "IllegalAction", "ConfigError", "Level", "Event", "Result", "Rules", "Bot", "RandomBot",
-    "rng_stream", "shuffled", "S", "A", "O",
+    "rng_stream", "shuffled", "S", "A", "Obs",
 ]
 
 S = TypeVar("S")
 A = TypeVar("A")
-O = TypeVar("O")
+Obs = TypeVar("Obs")
 
 
 class IllegalAction(ValueError):
@@ -78,40 +78,52 @@ class Result:
         return tuple(1 + sum(1 for other in keys if other > k) for k in keys)
 
 
-class Rules(Protocol, Generic[S, A, O]):
+class Rules(Protocol, Generic[S, A, Obs]):
     """What every companion game implements. All methods are pure."""
 
     name: str
     rules_version: str
 
     def new_game(self, config: Mapping[str, Any], seed: str,
-                 *, deck_order: Sequence[str] | None = None) -> S: ...
+                 *, deck_order: Sequence[str] | None = None) -> S:
+        """The opening state for `config`, dealt from `seed` (or a stacked `deck_order`)."""
 
-    def to_act(self, s: S) -> tuple[int, ...]: ...          # () when terminal
+    def to_act(self, s: S) -> tuple[int, ...]:
+        """The seats that may act now; () when terminal."""
 
-    def legal_actions(self, s: S, seat: int) -> tuple[A, ...]: ...  # stable order
+    def legal_actions(self, s: S, seat: int) -> tuple[A, ...]:
+        """The actions `seat` may take, in a stable order."""
 
-    def apply(self, s: S, seat: int, a: A) -> tuple[S, tuple[Event, ...]]: ...
+    def apply(self, s: S, seat: int, a: A) -> tuple[S, tuple[Event, ...]]:
+        """The state after `seat` plays `a`, and what happened; raises IllegalAction."""
 
-    def is_terminal(self, s: S) -> bool: ...
+    def is_terminal(self, s: S) -> bool:
+        """True when the game is over."""
 
-    def result(self, s: S) -> Result: ...
+    def result(self, s: S) -> Result:
+        """Scores and ranks of a finished game."""
 
-    def observe(self, s: S, seat: int) -> O: ...             # frozen, leak-free
+    def observe(self, s: S, seat: int) -> Obs:
+        """What `seat` may see of the state: frozen, and leaking nothing hidden."""
 
-    def render(self, obs: O) -> str: ...                     # text for one seat
+    def render(self, obs: Obs) -> str:
+        """The text one seat sees for its observation."""
 
-    def action_to_text(self, s: S, a: A) -> str: ...
+    def action_to_text(self, s: S, a: A) -> str:
+        """The text form of action `a`; `parse_action` reads it back."""
 
-    def parse_action(self, s: S, seat: int, text: str) -> A: ...  # inverse of action_to_text
+    def parse_action(self, s: S, seat: int, text: str) -> A:
+        """The action `text` names for `seat`: the inverse of `action_to_text`."""
 
 
-class Bot(Protocol[O, A]):
+class Bot(Protocol[Obs, A]):
     """A computer player. It sees an observation and the legal actions only."""
 
-    def act(self, obs: O, legal: tuple[A, ...], rng: random.Random) -> A: ...
+    def act(self, obs: Obs, legal: tuple[A, ...], rng: random.Random) -> A:
+        """The bot's choice among `legal`, drawing only on `rng`."""
 
-    def notify(self, event: Event, seat: int) -> None: ...  # memory hook; may ignore
+    def notify(self, event: Event, seat: int) -> None:
+        """Memory hook: `event` as `seat` sees it; a bot may ignore it."""
 
 
 class RandomBot:

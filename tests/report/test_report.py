@@ -62,7 +62,7 @@ def test_period_per_round_sees_the_group_slow_down():
 def test_text_report_names_the_late_card():
     text = report_text(make_report([5, 90, -5, 85, 0, 95]))
     assert "completed" in text and "furthest off" in text
-    line = next(l for l in text.splitlines() if l.startswith("04"))
+    line = next(row for row in text.splitlines() if row.startswith("04"))
     assert "+90" in line
 
 
