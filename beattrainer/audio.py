@@ -299,7 +299,8 @@ class MicBlocks:
                 yield block
         except Exception as exc:  # noqa: BLE001 - queue.Empty: the device went quiet
             if type(exc).__name__ == "Empty":
-                raise AudioError(f"input device '{self.device_name}' stopped delivering audio") from None
+                raise AudioError(
+                    f"input device '{self.device_name}' stopped delivering audio") from None
             raise
         finally:
             self.close()

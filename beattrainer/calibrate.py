@@ -380,7 +380,8 @@ def calibration_plan(seconds: float, loopback: bool = True, speak_along: bool = 
     loop_part, clicks = None, ()
     if loopback:
         first = t + PROMPT_LEAD_S
-        clicks = tuple(float(first + x) for x in np.concatenate([[0.0], np.cumsum(LOOPBACK_GAPS_S)]))
+        click_offsets_s = np.concatenate([[0.0], np.cumsum(LOOPBACK_GAPS_S)])
+        clicks = tuple(float(first + x) for x in click_offsets_s)
         loop_part = (first - 0.2, clicks[-1] + MAX_LATENCY_S + 0.2)
         t = loop_part[1]
     along, beats = None, ()

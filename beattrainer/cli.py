@@ -129,7 +129,8 @@ def cards(card_id: str | None, custom_cards: str | None) -> None:
     if spec.lead:
         click.echo(f"  the lead:    {_heard_text(spec.lead)}")
     if spec.expected.percussion:
-        click.echo(f"  percussion:  {', '.join(spec.expected.percussion)} (optional, never required)")
+        click.echo(f"  percussion:  {', '.join(spec.expected.percussion)} "
+                   "(optional, never required)")
 
 
 def _heard_text(expected) -> str:
@@ -204,7 +205,8 @@ def _slot_line(slot, catalog, names) -> str:
         who = (names[slot.performer % len(names)] if names
                else "lead" if slot.performer == 0 else f"player {slot.performer + 1}")
     voice = f"voice {slot.voice + 1} " if slot.voice else ""
-    card = f"card {slot.card} (#{slot.position}) {catalog.card(slot.card).title}: " if slot.card else ""
+    card = (f"card {slot.card} (#{slot.position}) {catalog.card(slot.card).title}: "
+            if slot.card else "")
     due = "free (not judged)" if slot.role is Role.FINAL else _heard_text(slot.expected)
     return f"{slot.index:3d} beat {slot.beat:3d}  {voice}{where:<10} {card}{due}" + (
         f"  [{who}]" if who else "")
@@ -322,7 +324,8 @@ strictness_option = click.option(
     show_default=True, help="How strict the referee is about timing and dynamics.")
 backend_option = click.option(
     "--backend", type=click.Choice(["auto", "pocketsphinx", "vosk", "none"]), default="auto",
-    show_default=True, help="Speech recognizer (auto: vosk when a model is there, else pocketsphinx).")
+    show_default=True,
+    help="Speech recognizer (auto: vosk when a model is there, else pocketsphinx).")
 vosk_option = click.option(
     "--vosk-model", type=click.Path(file_okay=False),
     help="Folder of an unpacked vosk model (default: models/vosk when present).")
@@ -404,7 +407,8 @@ def _grid(perf, mode, catalog, period_s, start_s):
     silent_solos = "no_cats" in mode.rules(catalog)
     if period_s is None and start_s is None:
         if silent_solos:
-            raise UserError("challenge 2 has silent solos: give the tempo with --period and --start")
+            raise UserError(
+                "challenge 2 has silent solos: give the tempo with --period and --start")
         return None
     if period_s is None or start_s is None:
         raise UserError("--period and --start go together")
@@ -608,7 +612,8 @@ def play(tutorial, challenge, highscore, rules, players, lives, deck_text, seed,
     mode = _mode(tutorial, challenge, highscore, rules)
     names = _players(players, None)
     if "no_cats" in mode.rules(catalog) and not count_in:
-        raise UserError("challenge 2 has silent solos: add --count-in so the trainer gives the beat")
+        raise UserError(
+            "challenge 2 has silent solos: add --count-in so the trainer gives the beat")
     if count_in and no_sounds:
         raise UserError("--count-in speaks the solos: it needs sounds (drop --no-sounds)")
     try:
@@ -864,7 +869,8 @@ class _GameCommand(click.Command):
     def __init__(self, entry) -> None:
         common = [
             click.Option(["--players"], help='Seats in order: names are people, "bot" or '
-                         '"bot:random|simple|good" are computer players, e.g. "Anna,bot,bot:good".'),
+                         '"bot:random|simple|good" are computer players, '
+                         'e.g. "Anna,bot,bot:good".'),
             click.Option(["--seed"], help="Seed for a reproducible game (default: a fresh one)."),
             click.Option(["--log"], type=click.Path(dir_okay=False),
                          help="Write the move log (JSON) to this file at the end."),

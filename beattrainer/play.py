@@ -380,6 +380,7 @@ def _message(verdict: Verdict, data: dict, before: Run, after: Run) -> str:
             text += f". The run ends with {after.score} performances"
         return text
     if after.is_over:
-        return f"performance {before.performance} completed. {after.status.value.replace('_', ' ')}!"
+        status = after.status.value.replace("_", " ")
+        return f"performance {before.performance} completed. {status}!"
     return (f"performance {before.performance} completed! Squeaker to {after.lead_name}; "
             f"next card: {after.current_performance().cards_in_play[-1]}")

@@ -67,7 +67,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=300, help="games per line")
     parser.add_argument("--players", type=int, default=3, help="players (not program seats)")
     args = parser.parse_args()
-    print(f"{'game':8} {'players':>7} {'seat-1 bot':>10} {'win share':>9} {'fair':>6} {'s/game':>7}")
+    print(f"{'game':8} {'players':>7} {'seat-1 bot':>10} {'win share':>9} {'fair':>6} "
+          f"{'s/game':>7}")
     for command, entry in GAMES.items():
         try:
             module = load_game(command)

@@ -119,7 +119,8 @@ def main() -> None:
     parser.add_argument("--backend", default="pocketsphinx")
     parser.add_argument("--split", default="test", choices=("train", "test", "any"))
     parser.add_argument("--strictness", default="normal", choices=("lenient", "normal", "strict"))
-    parser.add_argument("--dump", help="write each missed or false case (audio, truth, report) here")
+    parser.add_argument("--dump",
+                        help="write each missed or false case (audio, truth, report) here")
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
     clips = ClipLibrary.load()
@@ -144,7 +145,8 @@ def main() -> None:
                 truth["mistake"].get("drift_exceeds_15pct_from_slot") is None:
             continue  # the drift never passes 15% before the end: no mistake by the rules
         grid = None
-        if "no_cats" in mode.rules(__import__("beattrainer.mzkz.catalog", fromlist=["x"]).load_catalog()):
+        catalog = __import__("beattrainer.mzkz.catalog", fromlist=["x"]).load_catalog()
+        if "no_cats" in mode.rules(catalog):
             grid = (truth["period_s"], truth["slots"][0]["expected_onset_s"])
         start = time.process_time()
         adapter = make_recognizer(perf, args.backend, args.strictness)
@@ -155,7 +157,8 @@ def main() -> None:
         done += 1
         data = report.to_json()
         case_name = f"case{done:03d}"
-        condition = f"{options['noise'] if options['snr_db'] else 'clean'} {options['snr_db'] or ''}"
+        noise_name = options["noise"] if options["snr_db"] else "clean"
+        condition = f"{noise_name} {options['snr_db'] or ''}"
         by_noise = "clean/30 dB" if not options["snr_db"] or options["snr_db"] >= 30 else \
             f"{options['snr_db']:.0f} dB"
         if mistake is None:

@@ -9,10 +9,11 @@ voices (`split="test"`), 1-4 voices, SNR 30/20/10 dB pink and babble noise,
 periods 1.0-2.0 s. Every card slot and solo is cut as the referee cuts it:
 from 30 ms before the true word onset (the nominal slot time for silence) to
 the next word's onset (at most one period later; three for free-timing
-cards' slow words and squeaks). Each performance has the quiet, loud and high cards and a silence card
-plus YEAH, YO and two random others; every seventh one is challenge 1 (all whispered). The
-recognizer is made per performance for its vocabulary, and sees the group
-profile the referee would give it (the plain MIEZEKATZE slots accepted so far).
+cards' slow words and squeaks). Each performance has the quiet, loud and high
+cards and a silence card plus YEAH, YO and two random others; every seventh one
+is challenge 1 (all whispered). The recognizer is made per performance for its
+vocabulary, and sees the group profile the referee would give it (the plain
+MIEZEKATZE slots accepted so far).
 
 Each slot is judged against its own expected item (correct accept) and, with
 the same analysis, against every other item the performance could ask for
@@ -260,7 +261,8 @@ def render_run(args) -> None:
 
         def render(seed):
             options = RenderOptions(period_s=period, voices=n_voices, snr_db=snr, noise=noise,
-                                    jitter_ms=10.0, split=args.split, voice_ids=voice_ids, seed=seed)
+                                    jitter_ms=10.0, split=args.split, voice_ids=voice_ids,
+                                    seed=seed)
             return render_performance(perf, lib, np.random.default_rng(seed), options)
 
         samples, sr, truth = render(int(rng.integers(1 << 30)))
@@ -298,7 +300,9 @@ def render_report(tallies, cpu, end_cpu, args) -> None:
         print(f"\n## {'with' if with_templates else 'without'} the group-voice layer")
         print(f"{'pair group':28s} {'correct accept':>16s} {'wrong accept':>16s}")
         for cat in CATEGORIES:
-            print(f"{cat:28s} {pct(t.ca_by_cat.get(cat, [])):>16s} {pct(t.pairs.get(cat, [])):>16s}")
+            correct = pct(t.ca_by_cat.get(cat, []))
+            wrong = pct(t.pairs.get(cat, []))
+            print(f"{cat:28s} {correct:>16s} {wrong:>16s}")
         main_wa = [v for c in MAIN_CATEGORIES for v in t.pairs.get(c, [])]
         main_ca = [v for k, vs in t.ca.items() if Item.parse(k).modifier not in ("slow", "whisper")
                    for v in vs]
@@ -306,8 +310,8 @@ def render_report(tallies, cpu, end_cpu, args) -> None:
         all_wa = [v for vs in t.pairs.values() for v in vs]
         print(f"{'MAIN (issue targets)':28s} {pct(main_ca):>16s} {pct(main_wa):>16s}")
         print(f"{'ALL PAIRS':28s} {pct(all_ca):>16s} {pct(all_wa):>16s}")
-        print(f"\n{'said item':22s} {'correct accept':>16s}   {'due item':22s} {'wrong accept (main)':>20s} "
-              f"{'wrong accept (all)':>19s}")
+        print(f"\n{'said item':22s} {'correct accept':>16s}   {'due item':22s} "
+              f"{'wrong accept (main)':>20s} {'wrong accept (all)':>19s}")
         said = sorted(t.ca)
         dues = sorted({k[0] for k in t.wa})
         for i in range(max(len(said), len(dues))):
@@ -399,7 +403,8 @@ def wrong_targets(said: Item, items, rng) -> list[Item]:
         main += [Item.parse(m) for m in MODIFIED if m != "MIEZEKATZE/slow"]
         main.append(Item("SILENCE"))
     elif said.label == "MIEZEKATZE":
-        main.append(Item.parse(MODIFIED[0]) if said.modifier != "quiet" else Item("MIEZEKATZE/loud"))
+        main.append(Item.parse(MODIFIED[0]) if said.modifier != "quiet"
+                    else Item("MIEZEKATZE/loud"))
     elif said.label in CARD_WORDS:
         main += [Item("MIEZEKATZE"), Item("SILENCE")]
     elif said.label == "SILENCE":

@@ -111,7 +111,8 @@ def _clap(rng: np.random.Generator) -> np.ndarray:
     return burst * np.exp(-t / rng.uniform(0.005, 0.013))
 
 
-def _yay(rng: np.random.Generator, f0_start_hz: float, onset_s: float, total_s: float) -> np.ndarray:
+def _yay(rng: np.random.Generator, f0_start_hz: float, onset_s: float,
+         total_s: float) -> np.ndarray:
     """A distant "yay!": a glottal buzz gliding up through /e/-like formants."""
     out = np.zeros(int(total_s * SR))
     dur_s = rng.uniform(0.45, 0.65)

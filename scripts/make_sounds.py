@@ -455,7 +455,8 @@ def compact_json(index: dict) -> str:
 def main() -> None:
     """Build every group file and the index."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", default=str(Path(__file__).resolve().parent.parent / "sounds" / "clips"))
+    default_out = Path(__file__).resolve().parent.parent / "sounds" / "clips"
+    parser.add_argument("--out", default=str(default_out))
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

@@ -46,7 +46,8 @@ def test_judge_writes_a_valid_report_and_plot(performance, tmp_path):
      "no beat was heard"),
     (lambda p: sf.write(p, np.zeros(1600, np.float32), 16000), ["--cards", "01,77"],
      "unknown card id '77'"),
-    (lambda p: sf.write(p, np.zeros(1600, np.float32), 16000), ["--cards", "01", "--challenge", "2"],
+    (lambda p: sf.write(p, np.zeros(1600, np.float32), 16000),
+     ["--cards", "01", "--challenge", "2"],
      "give the tempo with --period and --start"),
 ])
 def test_judge_errors_are_one_line(tmp_path, make, args, message):

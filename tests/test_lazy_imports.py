@@ -18,7 +18,8 @@ def run_blocked(args):
 
 def test_core_and_dsp_import_without_optional_libraries():
     code = PRELUDE + (
-        "import beattrainer.dsp.onsets, beattrainer.dsp.tempo, beattrainer.judge, beattrainer.play\n"
+        "import beattrainer.dsp.onsets, beattrainer.dsp.tempo, beattrainer.judge, "
+        "beattrainer.play\n"
         "import beattrainer.mzkz.game, beattrainer.games.maunz_maunz, beattrainer.report.text\n"
         "for name in " + repr(BLOCKED) + ":\n"
         "    assert sys.modules[name] is None, name\n"
@@ -33,7 +34,8 @@ def test_help_and_file_commands_without_optional_libraries(tmp_path):
     seq = run_blocked(["sequence", "--cards", "01,04", "--json"])
     assert seq.returncode == 0 and '"schema": "beattrainer.sequence/1"' in seq.stdout
     out = tmp_path / "p.wav"
-    synth = run_blocked(["synth", "--cards", "04", "--voices", "1", "--seed", "1", "--out", str(out)])
+    synth = run_blocked(["synth", "--cards", "04", "--voices", "1", "--seed", "1",
+                         "--out", str(out)])
     assert synth.returncode == 0, synth.stderr
     judged = run_blocked(["judge", str(out), "--cards", "04", "--backend", "pocketsphinx"])
     assert judged.returncode == 0, judged.stderr

@@ -19,9 +19,9 @@ def test_data_folders_in_the_checkout():
 @pytest.mark.slow
 def test_a_regular_install_carries_the_data(tmp_path):
     """Build a wheel (no editable install) and find models/ and sounds/ inside it."""
-    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-                           "-w", str(tmp_path), str(REPO)], capture_output=True, text=True,
-                          check=False)
+    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps",
+                           "--no-build-isolation", "-w", str(tmp_path), str(REPO)],
+                          capture_output=True, text=True, check=False)
     if proc.returncode != 0 and "No module named" in proc.stderr:
         pytest.skip("pip wheel is not available")
     assert proc.returncode == 0, proc.stderr[-2000:]

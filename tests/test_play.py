@@ -122,7 +122,8 @@ def test_overrule_gives_the_life_back(session, tmp_path):
     assert "overruled" in text
     overridden = [a for a in report["attempts"] if a["overridden"]]
     assert len(overridden) == 1 and overridden[0]["report"]["result"] == "completed"
-    assert report["attempts"][1]["report"]["result"] == "mistake"  # the trainer's word stays on record
+    # the trainer's word stays on record
+    assert report["attempts"][1]["report"]["result"] == "mistake"
     # the group's ruling moved the run on: the retry of performance 2 is heard as performance 3
     assert report["lives_left"] == 9
 
@@ -136,7 +137,8 @@ def test_input_ending_mid_run_is_not_a_mistake(session, tmp_path):
     assert report["attempts"][-1]["report"]["result"] == "incomplete"
 
 
-@pytest.mark.skipif(not VIRTUAL_MIC.exists(), reason="../shared/tools/virtual-mic is not beside the checkout")
+@pytest.mark.skipif(not VIRTUAL_MIC.exists(),
+                    reason="../shared/tools/virtual-mic is not beside the checkout")
 def test_play_virtual_mic(session, tmp_path):
     """The real microphone path: PortAudio -> ALSA -> a WAV file as the capture device."""
     samples, sr, truth = session
@@ -172,7 +174,8 @@ def test_a_device_that_fails_mid_run_ends_the_attempt_not_judged(session, tmp_pa
         raise AudioError("input device 'USB mic' stopped delivering audio")
 
     run = new_run(Mode("highscore"), PLAYERS, DECK)
-    live = LivePlay(run, failing_blocks(), PlainUI(io.StringIO()), RecognizerFactory("pocketsphinx"))
+    live = LivePlay(run, failing_blocks(), PlainUI(io.StringIO()),
+                    RecognizerFactory("pocketsphinx"))
     report = live.play()
     assert live.input_error and "USB mic" in live.input_error
     assert report["result"] == "stopped"

@@ -982,7 +982,8 @@ def _property_hint() -> str:
     groups = [f"{category} " + " ".join(p.id.lower() for p in CATALOG.properties
                                         if p.category == category)
               for category in CATEGORIES]
-    return "Properties: " + " | ".join(groups[:3]) + "\n            fur " + groups[3].split(" ", 1)[1]
+    fur_words = groups[3].split(" ", 1)[1]
+    return "Properties: " + " | ".join(groups[:3]) + "\n            fur " + fur_words
 
 
 PROPERTY_HINT = _property_hint()

@@ -76,7 +76,8 @@ CONFIG_OPTIONS: tuple[tuple[str, Any, Any, str], ...] = (
 )
 
 CONFORMANCE_VARIANTS: tuple[Mapping[str, Any], ...] = (
-    {"moves_per_round": 1}, {"moves_per_round": 3}, {"tokens": 4}, {"tokens": 3, "moves_per_round": 3},
+    {"moves_per_round": 1}, {"moves_per_round": 3}, {"tokens": 4},
+    {"tokens": 3, "moves_per_round": 3},
     {"three_mistakes": True, "choice_mode": "sealed"}, {"host": "human", "two_player": True},
     {"two_player": True}, {"holiday": True},
 )
@@ -542,7 +543,8 @@ class KaterRules:
             text = f"{names[seat]} sits ON hat {a.place}."
         if s.cfg.choice_mode == "sealed":
             event = Event(f"{names[seat]} has chosen a hat.",
-                          private={seat: f"You chose hat {a.place} (kept secret until the reveal)."},
+                          private={seat: f"You chose hat {a.place} "
+                                         "(kept secret until the reveal)."},
                           kind="choice")
         else:
             event = Event(text, kind="choice")

@@ -109,7 +109,8 @@ def load_catalog() -> Catalog:
     sorted_out_for = set(data["sorted_out"]["challenges"])
     sorted_out = tuple(data["sorted_out"]["cards"])
     tutorials = {
-        t["number"]: Tutorial(t["number"], t["title"], tuple(t["cards"]), t["shuffle"], t["summary"])
+        t["number"]: Tutorial(t["number"], t["title"], tuple(t["cards"]), t["shuffle"],
+                              t["summary"])
         for t in data["tutorial"]
     }
     challenges = {
@@ -189,10 +190,12 @@ def _card_from_entry(entry: Mapping[str, Any], where: _Where, custom: bool) -> C
     extra = set(entry) - _CARD_KEYS
     if extra:
         field = sorted(extra)[0]
-        raise CatalogError(where.at(field, f"unknown field (known: {', '.join(sorted(_CARD_KEYS))})"))
+        known = ", ".join(sorted(_CARD_KEYS))
+        raise CatalogError(where.at(field, f"unknown field (known: {known})"))
     card_id = _string(entry, "id", where)
     if custom and card_id not in BLANK_CARD_IDS:
-        raise CatalogError(where.at("id", f"custom cards take the blank ids {' or '.join(BLANK_CARD_IDS)}"))
+        blank_ids = " or ".join(BLANK_CARD_IDS)
+        raise CatalogError(where.at("id", f"custom cards take the blank ids {blank_ids}"))
     if not custom and not re.fullmatch(r"[0-9]{2}", card_id):
         raise CatalogError(where.at("id", "card ids are two digits"))
     title = _string(entry, "title", where)
@@ -227,14 +230,16 @@ def _expected(entry: Mapping[str, Any], hear_key: str, text_key: str, where: _Wh
         raise CatalogError(where.at(text_key, "a silent card has no text"))
     if text is not None:
         text = _label(text, text_key, where)
-    alternatives = tuple(_label(a, "alternatives", where) for a in _list(entry, "alternatives", where))
+    alternatives = tuple(_label(a, "alternatives", where)
+                         for a in _list(entry, "alternatives", where))
     modifier = entry.get("modifier")
     if modifier is not None:
         allowed = {m.value for m in Modifier} - {"whisper"}
         if modifier not in allowed:
             raise CatalogError(where.at("modifier", f"must be one of {', '.join(sorted(allowed))}"))
         if sound is not Sound.MZKZ:
-            raise CatalogError(where.at("modifier", "only a MIEZEKATZE card can change how it is said"))
+            raise CatalogError(
+                where.at("modifier", "only a MIEZEKATZE card can change how it is said"))
         modifier = Modifier(modifier)
     free = entry.get("free_timing", False)
     if not isinstance(free, bool):

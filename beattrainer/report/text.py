@@ -56,7 +56,8 @@ def report_text(report: dict) -> str:
     lines.append("round  words  mean ms  spread ms")
     for round_no, summary in by_key(slots, lambda s: s.round).items():
         name = "solos" if round_no == 0 else str(round_no)
-        lines.append(f"{name:<6} {summary.count:5d}  {_ms(summary.mean_ms)}   {summary.std_ms:7.0f}")
+        lines.append(f"{name:<6} {summary.count:5d}  {_ms(summary.mean_ms)}   "
+                     f"{summary.std_ms:7.0f}")
     worst = max(slots, key=lambda s: abs(s.offset_ms))
     side = "late" if worst.offset_ms > 0 else "early"
     lines.append("")

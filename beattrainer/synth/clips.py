@@ -86,7 +86,8 @@ class ClipLibrary:
         try:
             index = json.loads(path.read_text(encoding="utf-8"))
         except FileNotFoundError:
-            raise ClipLibraryError(f"{path}: no clip library (run scripts/make_sounds.py)") from None
+            raise ClipLibraryError(
+                f"{path}: no clip library (run scripts/make_sounds.py)") from None
         except json.JSONDecodeError as exc:
             raise ClipLibraryError(f"{path}: broken clip index ({exc.msg})") from None
         clips = tuple(ClipInfo.from_json(row) for row in index["clips"])

@@ -21,7 +21,8 @@ WEAK_SEGMENT_DB = -15.0      # [dB] quieter segments are release bursts, not syl
 MIN_SYLLABLE_S = 0.06         # [s] dips closer than this to each other are one dip
 
 
-def short_time_energy(samples: np.ndarray, sr: int, window_s: float = ENERGY_WINDOW_S) -> np.ndarray:
+def short_time_energy(samples: np.ndarray, sr: int,
+                      window_s: float = ENERGY_WINDOW_S) -> np.ndarray:
     """Mean square of `samples` in a centred window around every sample.
 
     Parameters

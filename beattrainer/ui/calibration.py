@@ -66,9 +66,9 @@ class CalibrationResult:
             above = f" ({level - floor:.0f} dB above the floor)" if floor is not None else ""
             out.append(f"speaking level    {level:6.1f} dBFS{above}")
         lat = self.latency
-        out.append(f"loopback latency  {lat.value_s * 1000:6.1f} ms +- {lat.spread_s * 1000:.1f} ms "
-                   f"({lat.n_used} of {lat.n_total} clicks)" if lat else
-                   f"loopback latency  {self.latency_note}")
+        out.append(f"loopback latency  {lat.value_s * 1000:6.1f} ms "
+                   f"+- {lat.spread_s * 1000:.1f} ms ({lat.n_used} of {lat.n_total} clicks)"
+                   if lat else f"loopback latency  {self.latency_note}")
         off = self.offset
         if off:
             how = "late" if off.value_s > 0 else "early"

@@ -372,7 +372,8 @@ def test_mice_screens_never_show_the_row_after_the_layout():
     assert RULES.observe(s, A).row is None
     cat_obs = RULES.observe(s, s.cat_seat)
     assert cat_obs.row == s.row                              # the cat (bot) knows...
-    assert "sausage" not in RULES.render(cat_obs)            # ...but a human host's screen is shared
+    # ...but a human host's screen is shared
+    assert "sausage" not in RULES.render(cat_obs)
 
 
 def test_three_mistakes_variant_is_announced_at_the_start():

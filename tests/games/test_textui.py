@@ -63,7 +63,8 @@ class SecretPicks:
         nxt = (seat + 1) % n
         events = [Event(f"{s.names[seat]} has picked.",
                         private={seat: f"You picked {a}.",
-                                 nxt: f"Psst: {s.names[seat]} picked an {'odd' if a % 2 else 'even'} number."},
+                                 nxt: f"Psst: {s.names[seat]} picked an "
+                                      f"{'odd' if a % 2 else 'even'} number."},
                         kind="pick", hold_s=0.5)]
         picks = s.picks + (a,)
         if len(picks) < n:

@@ -117,7 +117,8 @@ verdicts = st.lists(st.sampled_from(["ok", "mistake", "not_judged"]), max_size=8
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.sampled_from(["tutorial-2", "challenge-4", "challenge-8", "highscore", "highscore-rules-3"]),
+@given(st.sampled_from(["tutorial-2", "challenge-4", "challenge-8", "highscore",
+                        "highscore-rules-3"]),
        st.integers(1, 5), verdicts, st.integers(0, 1000))
 def test_run_invariants_under_any_verdicts(mode_name, lives, sequence, seed):
     mode = Mode.parse(mode_name)

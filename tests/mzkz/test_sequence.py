@@ -132,7 +132,8 @@ def test_challenge_9_solo_rotates_performers():
     assert sum(1 for s in perf.slots if s.role is Role.FINAL) == 1
 
 
-@pytest.mark.parametrize("challenge, players, voices", [(6, ["A", "B", "C"], 3), (5, ["A", "B", "C", "D"], 2)])
+@pytest.mark.parametrize("challenge, players, voices",
+                         [(6, ["A", "B", "C"], 3), (5, ["A", "B", "C", "D"], 2)])
 def test_canons(challenge, players, voices):
     perf = compile_performance(["03", "04"], CH[challenge], players=players)
     assert perf.voices == voices
@@ -174,8 +175,10 @@ def test_bad_cards_are_rejected(cards, mode, number, message):
 
 
 def test_mode_names_round_trip():
-    for name in ["tutorial-1", "tutorial-2", "highscore"] + [f"challenge-{n}" for n in range(1, 10)] \
-            + [f"highscore-rules-{n}" for n in range(1, 10)]:
+    names = (["tutorial-1", "tutorial-2", "highscore"]
+             + [f"challenge-{n}" for n in range(1, 10)]
+             + [f"highscore-rules-{n}" for n in range(1, 10)])
+    for name in names:
         assert Mode.parse(name).name == name
     with pytest.raises(SequenceError):
         Mode.parse("challenge-10")

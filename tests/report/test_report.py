@@ -14,13 +14,15 @@ def make_report(offsets_ms, period_s=1.0, cards=("01", "04")):
     """A judge report with card slots at the given offsets (3 rounds of `cards`)."""
     slots = [{"index": i, "round": 0, "role": "solo", "card": None,
               "expected": {"sound": "mzkz", "text": "MIEZEKATZE", "modifier": None},
-              "expected_onset_s": i * period_s, "heard": {"onset_s": i * period_s, "label": "MIEZEKATZE"},
+              "expected_onset_s": i * period_s,
+              "heard": {"onset_s": i * period_s, "label": "MIEZEKATZE"},
               "offset_ms": None, "verdict": "ok"} for i in range(2)]
     for k, offset in enumerate(offsets_ms):
         index = k + 2
         expected = index * period_s
         slots.append({
-            "index": index, "round": 1 + k // len(cards), "role": "card", "card": cards[k % len(cards)],
+            "index": index, "round": 1 + k // len(cards), "role": "card",
+            "card": cards[k % len(cards)],
             "expected": {"sound": "mzkz", "text": "MIEZEKATZE", "modifier": None},
             "expected_onset_s": expected,
             "heard": {"onset_s": expected + offset / 1000, "label": "MIEZEKATZE"},

@@ -58,7 +58,8 @@ def test_stored_onsets_match_the_loaded_audio(lib):
     for clip in lib.clips:
         audio = lib.audio(clip)
         assert audio.shape == (clip.n_samples,)
-        assert true_onset_s(audio, lib.sample_rate) == pytest.approx(clip.onset_s, abs=1e-3), clip.id
+        onset_s = true_onset_s(audio, lib.sample_rate)
+        assert onset_s == pytest.approx(clip.onset_s, abs=1e-3), clip.id
 
 
 def test_stored_syllable_counts_match_the_loaded_audio(lib):

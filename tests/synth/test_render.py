@@ -63,8 +63,9 @@ def test_single_voice_word_onsets_are_where_energy_starts(lib):
         if slot["word_onset_s"] is None or slot["role"] == "final":
             continue
         start_s = window_before(truth, slot)
-        overlaps = [s for s in sounding_slots(truth) if s is not slot and
-                    start_s < s["end_s"] and s["word_onset_s"] and s["word_onset_s"] < slot["end_s"]]
+        overlaps = [s for s in sounding_slots(truth) if s is not slot
+                    and start_s < s["end_s"]
+                    and s["word_onset_s"] and s["word_onset_s"] < slot["end_s"]]
         if overlaps:
             continue
         start = int(start_s * sr)
