@@ -4,11 +4,11 @@ Plays seeded games with the bot under test in seat 1 (a rotating start player
 keeps that fair) against random bots, and prints its win rate against the fair
 share, plus turns per round and void rounds. Usage:
 
-    /work/venv/bin/python benchmarks/maunz_bots.py [games_per_count] [level]
+    python benchmarks/maunz_bots.py [games_per_count] [level]
 """
 from __future__ import annotations
 
-import sys
+import argparse
 
 from beattrainer.deck.core import rng_stream
 from beattrainer.games.maunz_maunz import RULES, make_bot
@@ -30,8 +30,12 @@ def play(players: int, level: str, seed: str) -> tuple[int, int, int, int]:
 
 
 def main() -> None:
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 200
-    level = sys.argv[2] if len(sys.argv) > 2 else "good"
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("games", nargs="?", type=int, default=200,
+                        help="seeded games per player count (default 200)")
+    parser.add_argument("level", nargs="?", default="good", help="the bot under test")
+    args = parser.parse_args()
+    games, level = args.games, args.level
     print(f"{level} bot in seat 1 vs random bots, {games} seeded games per player count")
     for players in range(2, 6):
         wins = turns = rounds = voids = 0

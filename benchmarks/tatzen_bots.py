@@ -7,11 +7,11 @@ Prints, per player count, the good bot's share of wins (shared wins count as a
 fraction), its mean score against the others' mean score, the mean number of
 turns and how the games ended. Run:
 
-    /work/venv/bin/python benchmarks/tatzen_bots.py [games per setting, default 60]
+    python benchmarks/tatzen_bots.py [games per setting, default 60]
 """
 from __future__ import annotations
 
-import sys
+import argparse
 from collections import Counter
 
 from beattrainer.deck.core import rng_stream
@@ -57,4 +57,7 @@ def main(games: int) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 60)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("games", nargs="?", type=int, default=60,
+                        help="seeded games per setting (default 60)")
+    main(parser.parse_args().games)
