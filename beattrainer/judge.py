@@ -60,6 +60,9 @@ SAME_HIT_DB = 4.0  # ... and lie this close in level [dB]
 HIT_LEVEL_S = 0.06  # a hit's level: its loudest frame within this long [s] ...
 HIT_FRAME_S = 0.01  # ... of frames this long [s]
 HIT_SLOT_S = 0.5  # a kiss's slot audio ends this long after its hit [s]
+WORD_MAX_GAP_S = 0.6  # a word's syllables follow each other closer than this [s] (a slow
+                      # word excepted): a lone onset and a pause before the next is no
+                      # start of a word of several syllables
 SLOW_WORD_S = 2.0  # a slow MIEZEKATZE's syllables start within this long [s] (or a
                    # period; the clip library's span 1.05-1.43 s)
 
@@ -525,7 +528,7 @@ class Referee:
         search_end = expected_s + SEARCH_FRACTION * period
         if horizon < search_end and (not final or self.time_s < search_end):
             return None  # its audio has not (or never) fully arrived: not judged
-        onset = self._word_start_near(expected_s, period)
+        onset = self._word_start_near(expected_s, period, slot.expected)
         if _is_hit(slot.expected):
             # a kiss or a squeak is as sharp as a clap: the detector reports it as
             # percussion, which is what this slot may sound like (09: the lead's
@@ -656,8 +659,10 @@ class Referee:
         """How loud a hit is: its loudest `HIT_FRAME_S` frame within `HIT_LEVEL_S` [dB]."""
         return peak_level_db(self._samples(hit_s, hit_s + HIT_LEVEL_S), int(HIT_FRAME_S * self.sr))
 
-    def _word_start_near(self, expected_s: float, period_s: float) -> float | None:
-        """Where the slot's word starts: the first onset within +-T/2 that is loud.
+    def _word_start_near(self, expected_s: float, period_s: float,
+                         expected: Expected) -> float | None:
+        """Where the slot's word starts: the first onset within +-T/2 that is loud
+        and, for a word of several syllables, not alone.
 
         The first, not the nearest: a slow or drawn-out word may pause inside and
         show a second "word start" closer to the beat. Loud: an onset more than
@@ -665,7 +670,10 @@ class Referee:
         noise before the word (babble filling the pause before a word hides its
         start, so the detector flags the noise as the word start and the word's
         first syllable as a syllable inside it). The audio decides, not the
-        detector's strength, which measures the rise over its own floor.
+        detector's strength, which measures the rise over its own floor. Alone: a
+        babble burst may stand by itself, a pause longer than any inside a word
+        (`WORD_MAX_GAP_S`) before the next word start in the window; a word of
+        several syllables does not start there.
         """
         lo = expected_s - SEARCH_FRACTION * period_s
         hi = expected_s + SEARCH_FRACTION * period_s
@@ -675,10 +683,25 @@ class Referee:
         # the syllables from the first start on: where the detector merged a word into
         # the noise before it, only its syllables show where it begins
         onsets = [s.time_s for s in self._syllables if near[0].time_s <= s.time_s <= hi]
+        if expected_syllables(expected) >= 2 and expected.modifier is not Modifier.SLOW \
+                and not expected.free_timing:
+            onsets = [t for t in onsets if not self._is_lone_onset(t, hi)] or onsets
         levels_db = [self._onset_level_db(t) for t in onsets]
         loudest_db = max(levels_db)
         return next(t for t, level_db in zip(onsets, levels_db)
                     if level_db >= loudest_db - NOISE_ONSET_DB)
+
+    def _is_lone_onset(self, onset_s: float, end_s: float) -> bool:
+        """True when the next sound after `onset_s` is a word start more than
+        `WORD_MAX_GAP_S` later, but before `end_s`. (A lone syllable after the
+        pause says nothing: the detector may hear a word in noise as its first
+        syllable alone.)"""
+        later = [e for e in [*self._syllables, *self.percussion]
+                 if onset_s < e.time_s <= end_s]
+        if not later:
+            return False
+        after = min(later, key=lambda e: e.time_s)
+        return after.starts_word and after.time_s - onset_s > WORD_MAX_GAP_S
 
     def _is_room_noise(self, onset_s: float) -> bool:
         """A word start far under the group's plain words (`NOISE_ONSET_DB`) is the

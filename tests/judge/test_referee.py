@@ -406,6 +406,33 @@ NOISE_BEFORE_A_WORD = [
       "jitter_ms": 8.728760780290845, "split": "test"}, 510350491, ("Anna", "Ben", "Cem", "Mei")),
 ]
 
+# --seed 21: a babble burst stood alone 0.8-0.9 s before a MIEZEKATZE (a quiet
+# one, or one in babble at 10 dB), inside the slot's search window, and nothing
+# followed it until the word: it was heard as the word's start, 764 and 936 ms early.
+LONE_BURST_BEFORE_A_WORD = [
+    (["30", "05", "08", "44", "43", "45"], "highscore", 6, "wrong_dynamics@16",
+     {"period_s": 1.7373001662411194, "voices": 4, "snr_db": 30.0, "noise": "babble",
+      "jitter_ms": 12.516500529926493, "split": "test"}, 12045316, 4),
+    (["24", "36", "01"], "highscore", 3, "wrong_word@8",
+     {"period_s": 2.0534917391190444, "voices": 4, "snr_db": 10.0, "noise": "babble",
+      "jitter_ms": 11.421629547403835, "split": "test"}, 649772008, 4),
+]
+
+
+@pytest.mark.parametrize("cards, mode, number, mistake, options, seed, slot",
+                         LONE_BURST_BEFORE_A_WORD)
+def test_a_lone_burst_before_a_word_does_not_start_it(render, cards, mode, number, mistake,
+                                                      options, seed, slot):
+    perf, samples, sr, truth = render(cards, mode, number, mistake, seed,
+                                      ("Anna", "Ben", "Cem", "Mei"), **options)
+    report = judge(perf, samples)
+    assert report.slots[slot].heard_onset_s == pytest.approx(
+        truth["slots"][slot]["word_onset_s"], abs=0.03)
+    # the performance is failed at its mistake, not before
+    assert report.mistake is not None
+    assert report.mistake.slot.index == truth["mistake"]["slot"], report.mistake.message
+
+
 # --seed 14: babble sounding for the whole 250 ms before a MIEZEKATZE, in no band
 # clear of its top: the word's start was traced back into it, 236 ms early.
 BABBLE_FILLS_THE_PAUSE = [
