@@ -220,9 +220,17 @@ def word_evidence(label: str, word_log: dict[str, float], other_words: int,
 
 
 def percussion_share(class_log: dict[str, float]) -> float:
-    """How much of a silent-or-percussive reading is percussion, by the class model (0..1)."""
-    quiet, percussion = class_log.get(QUIET, -50.0), class_log.get(PERCUSSION, -50.0)
-    return _logistic(percussion - quiet)
+    """The class model's posterior of percussion (0..1).
+
+    (Not against the quiet class alone: where a voice stands clear, the word
+    model's SILENCE means the room's babble it took the slot for, seed 20: a
+    quiet MIEZEKATZE in babble passed for a hiss.)
+    """
+    if not class_log:
+        return 0.0
+    logs = np.array(list(class_log.values()))
+    total = float(logs.max() + np.log(np.exp(logs - logs.max()).sum()))
+    return float(np.exp(class_log.get(PERCUSSION, -np.inf) - total))
 
 
 def said_evidence(label: str, word_log: dict[str, float]) -> float:
