@@ -27,6 +27,11 @@ from beattrainer.recognize.words import OTHER_WORD, word_class
 # voice (en-andy) fooling the word model with confidence.
 CLASS_WEIGHT = 1.0
 SYLLABLE_WEIGHT = 1.2          # per syllable of difference
+# ... per syllable heard beyond the word's own: the room's babble, breath and a
+# whisper's noise bursts add envelope peaks to a slot a period long, and every
+# extra one favoured MIEZEKATZE, the longest word (judge --seed 20: a BUUUH heard
+# as five syllables, a DING DONG as four, both heard as MIEZEKATZE)
+EXTRA_SYLLABLE_WEIGHT = 0.6
 SYLLABLE_PENALTY_CAP = 3.0     # [syllables]
 LONG_WORD_SYLLABLES = 3        # words this long may be heard one syllable off for free
 SPEECH_WEIGHT = 1.5            # bonus for the speech backend's word
@@ -171,7 +176,8 @@ def label_scores(labels, syllables_of, evidence: Evidence, expected_labels,
             # a long word's unstressed syllable often merges or splits in the envelope
             free = 1 if n_syl >= LONG_WORD_SYLLABLES else 0
             diff = min(max(abs(evidence.syllables - n_syl) - free, 0), SYLLABLE_PENALTY_CAP)
-            score -= SYLLABLE_WEIGHT * diff
+            score -= (EXTRA_SYLLABLE_WEIGHT if evidence.syllables > n_syl
+                      else SYLLABLE_WEIGHT) * diff
         if evidence.speech_label == label:
             score += SPEECH_WEIGHT * (0.5 + evidence.speech_confidence) \
                 * (WHISPERED_SPEECH_FACTOR if whispered else 1.0)
