@@ -133,8 +133,12 @@ def _record_layers(adapter) -> dict[int, list[str]]:
         templates = {k: -v for k, v in (analysis.template_distance or {}).items()}
         reference = recognizer.reference(ctx.group, ctx.performer)
         modifiers = recognizer._modifier_scores(analysis.acoustics, reference)
+        a = analysis.acoustics
+        change = a.level_db - reference.level_db \
+            if reference and a.sounding and a.level_db is not None else None
         lines.setdefault(slot.index, []).append(
-            f"[{len(samples) / 16000:.2f}s syl={heard.syllables}] class {_top(analysis.class_log)}"
+            f"[{len(samples) / 16000:.2f}s syl={heard.syllables} "
+            f"dB {change and round(change, 1)}] class {_top(analysis.class_log)}"
             f" | speech {speech and speech.label}:{speech and round(speech.confidence, 2)}"
             f" | word {_top(analysis.word_log)} | tmpl {_top(templates, 2)}"
             f" | mod {_top(modifiers, 2)} | post {_top(heard.posteriors)}")

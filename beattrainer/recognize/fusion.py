@@ -27,6 +27,11 @@ from beattrainer.recognize.words import OTHER_WORD, word_class
 # voice (en-andy) fooling the word model with confidence.
 CLASS_WEIGHT = 1.0
 SYLLABLE_WEIGHT = 1.2          # per syllable of difference
+# ... per syllable heard beyond the word's own: the room's babble, breath and a
+# whisper's noise bursts add envelope peaks to a slot a period long, and every
+# extra one favoured MIEZEKATZE, the longest word (judge --seed 20: a BUUUH heard
+# as five syllables, a DING DONG as four, both heard as MIEZEKATZE)
+EXTRA_SYLLABLE_WEIGHT = 0.6
 SYLLABLE_PENALTY_CAP = 3.0     # [syllables]
 LONG_WORD_SYLLABLES = 3        # words this long may be heard one syllable off for free
 SPEECH_WEIGHT = 1.5            # bonus for the speech backend's word
@@ -34,6 +39,13 @@ TEMPLATE_SCALE = 1.0           # [DTW distance units per log-score unit]
 WORD_WEIGHT = 0.6              # the word model's log-posterior counts this much
 WORD_FLOOR = -5.0              # [log-posterior] below this, less likely is not worse
 SAID_WEIGHT = 1.5              # where a whisper is due: its silence-or-not counts this much
+# ... and its word this much: on challenge 1 renders of the held-out voices it
+# named 77% of the whispered substitutes and 98% of the whispered MIEZEKATZEs
+# right and put the said substitute above MIEZEKATZE in 98%. Where it is wrong it
+# mostly names a third word (a held-out whispered YO: OTHER_WORD, KISS), so below
+# WHISPER_WORD_FLOOR less likely is not worse (decision 27).
+WHISPER_WORD_WEIGHT = 0.5
+WHISPER_WORD_FLOOR = -3.0      # [log-posterior]
 TEMPLATE_CAP = 8.0             # [DTW distance units] beyond this, further is not worse
 CLASS_CAP = 3.0                # [log-likelihood] further below the best class is not worse
 UNLIKELY_PRIOR = 1.5           # a word no card in play asks for is said far less often
@@ -41,7 +53,15 @@ EXPECTED_PRIOR = {"lenient": 2.5, "normal": 1.0, "strict": 0.0}
 ACCEPT_POSTERIOR = {"lenient": 0.2, "normal": 0.0, "strict": 0.0}
 STRICT_MIN_CONFIDENCE = 0.6
 STRICTNESS = tuple(EXPECTED_PRIOR)
-KISS_AS_PERCUSSION = 0.5       # log-score handicap of a percussive impulse heard as a kiss
+# Unvoiced non-verbal sounds the layers may take for percussion (a clap, a
+# stamp): the class model, and the word model, whose SILENCE class was trained on
+# silent and percussion-only slots. Where such a sound is due, a percussive
+# sound in the slot is most likely it (the expected-item prior decides): its
+# evidence includes percussion's at this log-score handicap. (Seed 18: kisses
+# and a hiss of the held-out voices at the group's level, which the word model
+# called SILENCE or the class model percussion, failed clean performances;
+# decision 26.)
+PERCUSSION_LIKE = {"KISS": 0.5, "HISS": 0.5}
 # Whisper is judged against what is due: where it is due, a weak sign of it
 # suffices (the whisper voices' short words score low over pink noise); where
 # it is not, calling a word whispered costs a life, so it must be clear.
@@ -103,11 +123,9 @@ def label_class_log(label: str, class_log: dict[str, float]) -> float:
     name = sound_class(label)
     if label == SILENCE:
         return float(np.logaddexp(class_log.get(QUIET, -50.0), class_log.get(PERCUSSION, -50.0)))
-    if label == "KISS":
-        # a kiss and a clap look alike to the class model; an impulse where a kiss
-        # is due is most likely the kiss (the expected-item prior decides)
+    if label in PERCUSSION_LIKE:
         return float(np.logaddexp(class_log.get(name, -50.0),
-                                  class_log.get(PERCUSSION, -50.0) - KISS_AS_PERCUSSION))
+                                  class_log.get(PERCUSSION, -50.0) - PERCUSSION_LIKE[label]))
     if name == "voice":
         return float(np.logaddexp(class_log.get("voice", -50.0), class_log.get(WHISPERED, -50.0)))
     return class_log.get(name, -50.0)
@@ -129,7 +147,7 @@ def label_scores(labels, syllables_of, evidence: Evidence, expected_labels,
         level is no sign of silence there
     unlikely : labels that are rarely said (another card's word): they pay
         UNLIKELY_PRIOR
-    whisper_is_due : a whisper is due (challenge 1): the word model is asked only
+    whisper_is_due : a whisper is due (challenge 1): the word model is asked chiefly
         whether anything was said
     """
     scores: dict[str, float] = {}
@@ -158,7 +176,8 @@ def label_scores(labels, syllables_of, evidence: Evidence, expected_labels,
             # a long word's unstressed syllable often merges or splits in the envelope
             free = 1 if n_syl >= LONG_WORD_SYLLABLES else 0
             diff = min(max(abs(evidence.syllables - n_syl) - free, 0), SYLLABLE_PENALTY_CAP)
-            score -= SYLLABLE_WEIGHT * diff
+            score -= (EXTRA_SYLLABLE_WEIGHT if evidence.syllables > n_syl
+                      else SYLLABLE_WEIGHT) * diff
         if evidence.speech_label == label:
             score += SPEECH_WEIGHT * (0.5 + evidence.speech_confidence) \
                 * (WHISPERED_SPEECH_FACTOR if whispered else 1.0)
@@ -173,17 +192,20 @@ def label_scores(labels, syllables_of, evidence: Evidence, expected_labels,
                 d = best_template if label in expected_labels else typical_template
             score -= min(d - best_template, TEMPLATE_CAP) / TEMPLATE_SCALE
         if evidence.word_log and not whisper_is_due:
-            # (one whispering train voice taught the word model little about whispers:
-            # on the held-out one it is mostly wrong, so it is not asked where whispers
-            # are due. Elsewhere an unvoiced slot is mostly a hiss, SHH or kiss, which
-            # sounds whispered and which every train voice taught it: decision 21)
-            score += WORD_WEIGHT * word_evidence(label, evidence.word_log, other_words)
+            # (one whispering train voice taught the word model less about whispers:
+            # where whispers are due its word counts less, below. Elsewhere an
+            # unvoiced slot is mostly a hiss, SHH or kiss, which sounds whispered and
+            # which every train voice taught it: decision 21)
+            score += WORD_WEIGHT * word_evidence(label, evidence.word_log, other_words,
+                                                 percussion_share(evidence.class_log))
         elif evidence.word_log:
             # ... though whether anything was whispered it tells well: its silence
             # stayed under 0.55 on every whisper said and passed 0.7 on most left
             # out, some of which the other layers took for a whisper in the room's
-            # noise (decision 24)
+            # noise (decision 24); its word counts a little (decision 27)
             score += SAID_WEIGHT * said_evidence(label, evidence.word_log)
+            score += WHISPER_WORD_WEIGHT * max(
+                word_evidence(label, evidence.word_log, other_words), WHISPER_WORD_FLOOR)
         score += level_evidence(label, evidence.level_change_db, quiet_is_due)
         if label in expected_labels:
             score += EXPECTED_PRIOR[strictness]
@@ -193,18 +215,38 @@ def label_scores(labels, syllables_of, evidence: Evidence, expected_labels,
     return scores
 
 
-def word_evidence(label: str, word_log: dict[str, float], other_words: int) -> float:
+def word_evidence(label: str, word_log: dict[str, float], other_words: int,
+                  percussion: float = 0.0) -> float:
     """The word model's log-score for a label.
 
     Names and custom words share the model's OTHER_WORD class: its probability
     is split evenly between the `other_words` such labels in play (the model
     cannot tell one name from another, and a voice unlike any it was trained
-    on tends to land in that class).
+    on tends to land in that class). A percussion-like label (PERCUSSION_LIKE)
+    also takes the part `percussion` (0..1, `percussion_share`) of the model's
+    SILENCE, which holds percussion as well as the quiet room.
     """
     log_p = word_log.get(word_class(label), WORD_FLOOR)
     if word_class(label) == OTHER_WORD:
         log_p -= float(np.log(max(other_words, 1)))
+    if label in PERCUSSION_LIKE and percussion > 0.0:
+        log_p = float(np.logaddexp(log_p, word_log.get(SILENCE, WORD_FLOOR) + np.log(percussion)
+                                   - PERCUSSION_LIKE[label]))
     return max(log_p, WORD_FLOOR)
+
+
+def percussion_share(class_log: dict[str, float]) -> float:
+    """The class model's posterior of percussion (0..1).
+
+    (Not against the quiet class alone: where a voice stands clear, the word
+    model's SILENCE means the room's babble it took the slot for, seed 20: a
+    quiet MIEZEKATZE in babble passed for a hiss.)
+    """
+    if not class_log:
+        return 0.0
+    logs = np.array(list(class_log.values()))
+    total = float(logs.max() + np.log(np.exp(logs - logs.max()).sum()))
+    return float(np.exp(class_log.get(PERCUSSION, -np.inf) - total))
 
 
 def said_evidence(label: str, word_log: dict[str, float]) -> float:

@@ -42,6 +42,21 @@ MISTAKES_AT_THEIR_SLOT = [
         {"period_s": 1.5971352894718858, "voices": 3, "snr_db": 20.0, "noise": "babble",
          "jitter_ms": 4.5678119832618735}, 546584945, ("Anna", "Ben"),
         id="a-whisper-left-out-in-babble"),
+    # A period-long slot in 10 dB babble shows more syllables than were said, and
+    # each extra one favoured MIEZEKATZE, the longest word (seed 20): a BUUUH
+    # heard as five syllables was taken for MIEZEKATZE before the card left out,
+    # and a WOW said where MIEZEKATZE was due passed. Extra syllables now count
+    # half (fusion.EXTRA_SYLLABLE_WEIGHT).
+    pytest.param(
+        ["25", "43"], "challenge-3", 2, "missing@5",
+        {"period_s": 2.50208195059517, "voices": 2, "snr_db": 10.0, "noise": "babble",
+         "jitter_ms": 7.665411529358814}, 202033083, ("Anna", "Ben", "Cem"),
+        id="a-substitute-heard-with-extra-syllables-in-babble"),
+    pytest.param(
+        ["36", "08"], "highscore", 2, "wrong_word@6",
+        {"period_s": 2.5954928892903233, "voices": 1, "snr_db": 10.0, "noise": "babble",
+         "jitter_ms": 1.5940682831979491}, 39639565, ("Anna", "Ben", "Cem"),
+        id="a-wow-where-miezekatze-is-due-in-babble"),
 ]
 
 
