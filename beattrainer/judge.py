@@ -167,7 +167,8 @@ class Tolerances:
 @dataclass
 class _Pending:
     """An off-beat word whose kind waits for the next heard word: one word off the
-    grid is off the beat, the whole group on a new period is tempo drift."""
+    grid is off the beat, the whole group on a new period is tempo drift.
+    """
 
     verdict: SlotVerdict
     beat: int
@@ -377,7 +378,8 @@ class Referee:
     def _noise_before_word(self, i: int, own: list[float]) -> bool:
         """True when the sound at syllable i stops short of a solo and a pause no solo
         has follows before more syllables without a word start: noise that the
-        room's sound glued onto the lead's first word."""
+        room's sound glued onto the lead's first word.
+        """
         after = i + len(own)
         return len(own) < expected_syllables(self.slots[0].expected) and \
             after < len(self._syllables) and not self._syllables[after].starts_word and \
@@ -387,7 +389,8 @@ class Referee:
         """What is heard between the first solo's own syllables and the second solo:
         one per syllable and one more per word start. The lead says one word and then
         nothing until the second, so a pair two words apart (an octave error) or a
-        pair starting on noise before the lead shows sound here."""
+        pair starting on noise before the lead shows sound here.
+        """
         between = [s for s in self._syllables
                    if first_said_s + MIN_SYLLABLE_GAP_S <= s.time_s < second_s - MIN_SYLLABLE_GAP_S]
         return len(between) + sum(s.starts_word for s in between)
@@ -396,7 +399,8 @@ class Referee:
         """1 when a word heard as the solo's word starts a beat before `first_s`, on
         the pair's own grid: then the pair is a word late (the group's first words
         after the real solos fit it as well), since the room is quiet before the
-        lead's first solo (decisions: Beatz'n'Catz 8). Noise there is no such word."""
+        lead's first solo (decisions: Beatz'n'Catz 8). Noise there is no such word.
+        """
         reach = CONFIRM_REACH * self.tolerances.off_beat_s(period_s)
         due_s = first_s - period_s
         onsets = [s.time_s for s in self._syllables]
@@ -414,7 +418,8 @@ class Referee:
         set (following it as the tracker would; `SOLO_CONFIRM_WORDS` of one more, since
         the group's first word may be its mistake and a pair two words apart always
         fits fully), those words as (beat, onset [s]), and whether some may still
-        come. Cached once decided."""
+        come. Cached once decided.
+        """
         key = (first, second)
         if key in self._kept:
             return (*self._kept[key], False)
@@ -449,7 +454,8 @@ class Referee:
 
     def _misfit_s(self, first: float, second: float) -> float:
         """How far the group's words that kept a pair's beat lie from the line the
-        pair sets, on average [s] (0 without such words)."""
+        pair sets, on average [s] (0 without such words).
+        """
         _, confirmed = self._kept[(first, second)]
         if not confirmed:
             return 0.0
@@ -458,7 +464,8 @@ class Referee:
 
     def _take_solos(self, first: float, second: float) -> bool:
         """Set the grid from the solos; a solo onset the detector misheard (alone off
-        the line of the other and the group's first words) is taken from that line."""
+        the line of the other and the group's first words) is taken from that line.
+        """
         _, confirmed = self._kept[(first, second)]
         self._tracker = TempoTracker.from_solos(*refine_solo_onsets((first, second), confirmed))
         self._solo_onsets_s = [first, second]
@@ -470,7 +477,8 @@ class Referee:
     def _solo_syllables(self, i: int) -> list[float]:
         """The syllable onsets [s] of a solo starting at syllable i: up to the next
         word start, a pause no solo has (`SOLO_MAX_GAP_S`: what follows is another
-        word, the one before was noise) or `SOLO_CHECK_S`."""
+        word, the one before was noise) or `SOLO_CHECK_S`.
+        """
         own = [self._syllables[i].time_s]
         for s in self._syllables[i + 1:]:
             if s.starts_word or s.time_s - own[-1] > SOLO_MAX_GAP_S or \
@@ -483,7 +491,8 @@ class Referee:
     def _solo_end(onsets: list[float], i: int, syllables: int) -> float:
         """Where a solo starting at onsets[i] ends: after its own syllables (it may be
         said slowly, or the detector may split it where it pauses), at most
-        `SOLO_CHECK_S` plus a tail."""
+        `SOLO_CHECK_S` plus a tail.
+        """
         own = onsets[i:i + syllables]
         last = own[-1] if len(own) == syllables else onsets[i] + SOLO_CHECK_S
         return min(last, onsets[i] + SOLO_CHECK_S) + SOLO_TAIL_S
@@ -555,7 +564,8 @@ class Referee:
     def _close_after_off_beat(self, slot: Slot, expected_s: float, horizon: float,
                               final: bool) -> SlotVerdict | None:
         """After an off-beat word, find the next word wherever it comes: on the old
-        grid (one word was off) or a new period after the off word (tempo drift)."""
+        grid (one word was off) or a new period after the off word (tempo drift).
+        """
         period = self._tracker.period_s
         pending = self._pending
         beats_after = slot.beat - pending.beat
@@ -604,7 +614,8 @@ class Referee:
 
     def _past_last_word_s(self) -> float:
         """Where the word heard last is over: just after its own last syllable, and
-        no later than the next word start the detector heard (after a gap)."""
+        no later than the next word start the detector heard (after a gap).
+        """
         last = self._last_heard_s
         next_start = next((w.time_s for w in self._word_starts
                            if w.time_s > last + MIN_SYLLABLE_GAP_S), float("inf"))
@@ -695,7 +706,8 @@ class Referee:
         """True when the next sound after `onset_s` is a word start more than
         `WORD_MAX_GAP_S` later, but before `end_s`. (A lone syllable after the
         pause says nothing: the detector may hear a word in noise as its first
-        syllable alone.)"""
+        syllable alone.)
+        """
         later = [e for e in [*self._syllables, *self.percussion]
                  if onset_s < e.time_s <= end_s]
         if not later:
@@ -706,7 +718,8 @@ class Referee:
     def _is_room_noise(self, onset_s: float) -> bool:
         """A word start far under the group's plain words (`NOISE_ONSET_DB`) is the
         room's: after a free-timing card the group is heard again at its own level,
-        not at babble's."""
+        not at babble's.
+        """
         if not self._word_start_levels_db or \
                 any(abs(p.time_s - onset_s) < MIN_SYLLABLE_GAP_S for p in self.percussion):
             return False  # (a kiss or a squeak may be soft; it is a hit, not a word)
@@ -715,7 +728,8 @@ class Referee:
 
     def _onset_level_db(self, onset_s: float) -> float:
         """How loud the sound starting at `onset_s` gets: the loudest
-        `LEVEL_FRAME_S` frame within `ONSET_LEVEL_S` [dB] (cached once heard)."""
+        `LEVEL_FRAME_S` frame within `ONSET_LEVEL_S` [dB] (cached once heard).
+        """
         if onset_s in self._onset_levels_db:
             return self._onset_levels_db[onset_s]
         level_db = peak_level_db(self._samples(onset_s, onset_s + ONSET_LEVEL_S),
@@ -861,7 +875,8 @@ class Referee:
     def _is_fading_tail(self, onset_s: float, heard: HeardSlot, expected: Expected) -> bool:
         """A syllable that starts no word and is much softer than the group's normal
         words is the fading tail of the word before (the voices of a group do not end
-        together), not a word of this slot."""
+        together), not a word of this slot.
+        """
         if any(w.time_s == onset_s for w in self._word_starts) or heard.level_db is None:
             return False
         if not self._normal_levels_db or expected.modifier is not None:
@@ -873,7 +888,8 @@ class Referee:
 
     def _settle(self, verdict: SlotVerdict) -> list[SlotVerdict]:
         """Record a verdict; hold an off-beat one until the next heard word tells
-        whether one word was off or the whole tempo moved."""
+        whether one word was off or the whole tempo moved.
+        """
         slot = verdict.slot
         out: list[SlotVerdict] = []
         if self._pending is not None:
@@ -988,7 +1004,8 @@ _SYLLABLES = {MIEZEKATZE: 4, "WINKEKATZE": 4, "WUIKKIWUIKKI": 4, "WAVING CAT": 3
 
 def peak_level_db(samples: np.ndarray, frame_samples: int) -> float:
     """The power of the loudest whole frame of `samples` [dB re full scale];
-    -120 dB when there is not one whole frame."""
+    -120 dB when there is not one whole frame.
+    """
     frames = frame_signal(np.asarray(samples, dtype=np.float64), frame_samples, frame_samples)
     if len(frames) == 0:
         return -120.0
@@ -999,7 +1016,8 @@ def _first_of_series(hits_s: Sequence[float], hit_s: float) -> float:
     """The first hit of the series `hit_s` belongs to: squeaks of one squeezing
     follow each other faster than `HIT_PAUSE_S`, and the card's sound starts at the
     first of them (the one nearest the beat may be the second or third) [s].
-    `hits_s` holds the hits that sound alike, sorted."""
+    `hits_s` holds the hits that sound alike, sorted.
+    """
     first = hit_s
     for t in reversed([h for h in hits_s if h < hit_s]):
         if first - t >= HIT_PAUSE_S:
@@ -1015,7 +1033,8 @@ def _is_hit(expected: Expected) -> bool:
 
 def _word_span_s(expected: Expected, period_s: float) -> float:
     """How long after its onset a word's syllables may start [s]: within its beat,
-    but a slow or free-timing word may take longer."""
+    but a slow or free-timing word may take longer.
+    """
     if expected.free_timing or expected.modifier is Modifier.SLOW:
         return float("inf")
     return WORD_SPAN_FRACTION * period_s
@@ -1023,7 +1042,8 @@ def _word_span_s(expected: Expected, period_s: float) -> float:
 
 def expected_syllables(expected: Expected) -> int:
     """How many syllables the due word has (1 for short words; 0 for silence and for
-    non-verbal sounds, which the detector hears as hits)."""
+    non-verbal sounds, which the detector hears as hits).
+    """
     if expected.sound in (Sound.SILENCE, Sound.NONVERBAL):
         return 0
     return _SYLLABLES.get(expected.text or "", 1)

@@ -164,7 +164,8 @@ class TempoTracker:
                        points: int = LOCAL_POINTS) -> float | None:
         """The period of the last few heard words plus `extra` (beat, onset) pairs,
         without the prior: how fast the group goes right now [s], None with fewer
-        than two words."""
+        than two words.
+        """
         keep = max(0, points - len(extra))
         beats = self._beats[len(self._beats) - keep:] + [b for b, _ in extra]
         onsets = self._onsets_s[len(self._onsets_s) - keep:] + [t for _, t in extra]

@@ -366,7 +366,8 @@ class SlotRecognizer:
     def _modifier_scores(self, acoustics: SlotAcoustics,
                          reference: GroupProfile | None) -> dict[str, float]:
         """How surely each modifier was realised: quiet, loud and high from the
-        dynamics model (the fixed rules without one), slow and whisper by rule."""
+        dynamics model (the fixed rules without one), slow and whisper by rule.
+        """
         if reference is None:
             return _whisper_only(acoustics)
         scores = dynamics_scores(acoustics, reference)

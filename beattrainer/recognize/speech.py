@@ -276,7 +276,8 @@ class VoskBackend:
 def create_backend(backend: str, vocabulary, lexicon: Lexicon | None,
                    vosk_model: str | Path | None = None):
     """Build the speech backend: "auto" (vosk when a model is given or found),
-    "pocketsphinx", "vosk" or "none"."""
+    "pocketsphinx", "vosk" or "none".
+    """
     if backend not in ("auto", "pocketsphinx", "vosk", "none"):
         raise BackendError(f"unknown backend {backend!r} (auto, pocketsphinx, vosk, none)")
     if backend == "none":
