@@ -170,8 +170,9 @@ def judge_stream(performance: Performance, blocks: Iterable[np.ndarray], adapter
 
 
 class RecognizerFactory:
-    """One recognizer per performance (its grammar is the performance's vocabulary),
-    carrying the group's voice templates from one performance to the next.
+    """One recognizer per performance, carrying the group's voice templates to the next one.
+
+    Its grammar is the performance's vocabulary.
     """
 
     def __init__(self, backend: str = "auto", strictness: str = "normal", vosk_model=None):

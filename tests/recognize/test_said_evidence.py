@@ -1,5 +1,6 @@
-"""Where a whisper is due the word model is asked chiefly whether anything was said
-(decision 24): its silence counts fully, its word for the slot only a little
+"""Where a whisper is due the word model is asked chiefly whether anything was said.
+
+This is decision 24: its silence counts fully, its word for the slot only a little
 (decision 27).
 """
 from __future__ import annotations

@@ -50,8 +50,9 @@ def test_store_keeps_the_newest_templates_and_round_trips(make_slot):
 
 
 def test_the_new_word_due_is_not_pulled_to_one_with_templates():
-    """YO, due and new in this performance, must not lose to YEAH just because the
-    group has said YEAH before.
+    """YO, due and new in this performance, must not lose to YEAH.
+
+    YEAH must not win just because the group has said it before.
     """
     from beattrainer.recognize.fusion import Evidence, label_scores
 

@@ -1,6 +1,7 @@
-"""Fixes for clean performances the referee failed: whisper judged against what
-is due, unvoiced sounds under challenge 1, room babble far below the group,
-high against loud. Slots come from the held-out test voices (conftest).
+"""Fixes for clean performances the referee failed.
+
+The fixes: whisper judged against what is due, unvoiced sounds under challenge 1, room
+babble far below the group, high against loud. Slots come from the held-out test voices (conftest).
 """
 from __future__ import annotations
 
