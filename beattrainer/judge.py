@@ -1,5 +1,6 @@
-"""The referee: walks a performance's slots in time as audio arrives and judges
-each slot as it closes; the first mistake ends the performance.
+"""The referee: judges each slot of a performance as it closes; the first mistake ends it.
+
+It walks the performance's slots in time as audio arrives.
 
 `Referee.feed(block)` takes mono float32 blocks at the pipeline rate from a file
 or the microphone alike and returns the verdicts of the slots that closed;
@@ -166,8 +167,10 @@ class Tolerances:
 
 @dataclass
 class _Pending:
-    """An off-beat word whose kind waits for the next heard word: one word off the
-    grid is off the beat, the whole group on a new period is tempo drift."""
+    """An off-beat word whose kind waits for the next heard word.
+
+    One word off the grid is off the beat; the whole group on a new period is tempo drift.
+    """
 
     verdict: SlotVerdict
     beat: int
@@ -375,28 +378,34 @@ class Referee:
         return False
 
     def _noise_before_word(self, i: int, own: list[float]) -> bool:
-        """True when the sound at syllable i stops short of a solo and a pause no solo
-        has follows before more syllables without a word start: noise that the
-        room's sound glued onto the lead's first word."""
+        """True when the sound at syllable i is the room's noise glued onto the lead's first word.
+
+        Such a sound stops short of a solo, and a pause no solo has follows before more syllables
+        without a word start.
+        """
         after = i + len(own)
         return len(own) < expected_syllables(self.slots[0].expected) and \
             after < len(self._syllables) and not self._syllables[after].starts_word and \
             self._syllables[after].time_s - own[-1] > SOLO_MAX_GAP_S
 
     def _sounds_between(self, first_said_s: float, second_s: float) -> int:
-        """What is heard between the first solo's own syllables and the second solo:
-        one per syllable and one more per word start. The lead says one word and then
-        nothing until the second, so a pair two words apart (an octave error) or a
-        pair starting on noise before the lead shows sound here."""
+        """What is heard between the first solo's own syllables and the second solo.
+
+        One per syllable and one more per word start. The lead says one word and then nothing
+        until the second, so a pair two words apart (an octave error) or a pair starting on noise
+        before the lead shows sound here.
+        """
         between = [s for s in self._syllables
                    if first_said_s + MIN_SYLLABLE_GAP_S <= s.time_s < second_s - MIN_SYLLABLE_GAP_S]
         return len(between) + sum(s.starts_word for s in between)
 
     def _solo_word_a_beat_before(self, first_s: float, period_s: float) -> int:
-        """1 when a word heard as the solo's word starts a beat before `first_s`, on
-        the pair's own grid: then the pair is a word late (the group's first words
-        after the real solos fit it as well), since the room is quiet before the
-        lead's first solo (decisions: Beatz'n'Catz 8). Noise there is no such word."""
+        """1 when a word heard as the solo's word starts a beat before `first_s`, else 0.
+
+        The beat is on the pair's own grid. Such a word means the pair is a word late (the group's
+        first words after the real solos fit it as well), since the room is quiet before the
+        lead's first solo (decisions: Beatz'n'Catz 8). Noise there is no such word.
+        """
         reach = CONFIRM_REACH * self.tolerances.off_beat_s(period_s)
         due_s = first_s - period_s
         onsets = [s.time_s for s in self._syllables]
@@ -410,11 +419,13 @@ class Referee:
 
     def _beats_kept(self, first: float, second: float, horizon: float,
                     final: bool) -> tuple[int, tuple[tuple[int, float], ...], bool]:
-        """How many of the group's first voiced words start on the beat the solos
-        set (following it as the tracker would; `SOLO_CONFIRM_WORDS` of one more, since
-        the group's first word may be its mistake and a pair two words apart always
-        fits fully), those words as (beat, onset [s]), and whether some may still
-        come. Cached once decided."""
+        """How many of the group's first voiced words start on the beat the solos set, and which.
+
+        The beat is followed as the tracker would follow it; `SOLO_CONFIRM_WORDS` of one more,
+        since the group's first word may be its mistake and a pair two words apart always fits
+        fully. Gives the count, those words as (beat, onset [s]), and whether some may still come.
+        Cached once decided.
+        """
         key = (first, second)
         if key in self._kept:
             return (*self._kept[key], False)
@@ -448,8 +459,10 @@ class Referee:
         return hits, confirmed, False
 
     def _misfit_s(self, first: float, second: float) -> float:
-        """How far the group's words that kept a pair's beat lie from the line the
-        pair sets, on average [s] (0 without such words)."""
+        """How far the group's words that kept a pair's beat lie from its line, on average [s].
+
+        The line is the one the pair sets; 0 without such words.
+        """
         _, confirmed = self._kept[(first, second)]
         if not confirmed:
             return 0.0
@@ -457,8 +470,10 @@ class Referee:
         return float(np.mean([abs(t - (first + beat * period)) for beat, t in confirmed]))
 
     def _take_solos(self, first: float, second: float) -> bool:
-        """Set the grid from the solos; a solo onset the detector misheard (alone off
-        the line of the other and the group's first words) is taken from that line."""
+        """Set the grid from the solos, taking a solo onset the detector misheard from the line.
+
+        A misheard onset is one alone off the line of the other solo and the group's first words.
+        """
         _, confirmed = self._kept[(first, second)]
         self._tracker = TempoTracker.from_solos(*refine_solo_onsets((first, second), confirmed))
         self._solo_onsets_s = [first, second]
@@ -468,9 +483,11 @@ class Referee:
         return True
 
     def _solo_syllables(self, i: int) -> list[float]:
-        """The syllable onsets [s] of a solo starting at syllable i: up to the next
-        word start, a pause no solo has (`SOLO_MAX_GAP_S`: what follows is another
-        word, the one before was noise) or `SOLO_CHECK_S`."""
+        """The syllable onsets [s] of a solo starting at syllable i.
+
+        They run up to the next word start, a pause no solo has (`SOLO_MAX_GAP_S`: what follows is
+        another word, the one before was noise) or `SOLO_CHECK_S`.
+        """
         own = [self._syllables[i].time_s]
         for s in self._syllables[i + 1:]:
             if s.starts_word or s.time_s - own[-1] > SOLO_MAX_GAP_S or \
@@ -481,15 +498,17 @@ class Referee:
 
     @staticmethod
     def _solo_end(onsets: list[float], i: int, syllables: int) -> float:
-        """Where a solo starting at onsets[i] ends: after its own syllables (it may be
-        said slowly, or the detector may split it where it pauses), at most
-        `SOLO_CHECK_S` plus a tail."""
+        """Where a solo starting at onsets[i] ends.
+
+        After its own syllables (it may be said slowly, or the detector may split it where it
+        pauses), at most `SOLO_CHECK_S` plus a tail.
+        """
         own = onsets[i:i + syllables]
         last = own[-1] if len(own) == syllables else onsets[i] + SOLO_CHECK_S
         return min(last, onsets[i] + SOLO_CHECK_S) + SOLO_TAIL_S
 
     def _is_solo_word(self, onset_s: float, end_s: float) -> bool:
-        """Does the audio between `onset_s` and `end_s` sound like a solo? (cached)"""
+        """Whether the audio between `onset_s` and `end_s` sounds like a solo (cached)."""
         key = (onset_s, end_s)
         if key not in self._solo_checks:
             slot = self.slots[0]
@@ -554,12 +573,15 @@ class Referee:
 
     def _close_after_off_beat(self, slot: Slot, expected_s: float, horizon: float,
                               final: bool) -> SlotVerdict | None:
-        """After an off-beat word, find the next word wherever it comes: on the old
-        grid (one word was off) or a new period after the off word (tempo drift)."""
+        """After an off-beat word, find the next word wherever it comes.
+
+        On the old grid (one word was off) or on a new period after the off word (tempo drift).
+        """
         period = self._tracker.period_s
         pending = self._pending
         beats_after = slot.beat - pending.beat
-        earliest = min(expected_s, pending.onset_s + beats_after * period) - SEARCH_FRACTION * period
+        earliest = (min(expected_s, pending.onset_s + beats_after * period)
+                    - SEARCH_FRACTION * period)
         latest = pending.onset_s + beats_after * period * 2.0
         later = self._word_starts_between(earliest, latest, syllable_fallback=False)
         if not later:
@@ -603,8 +625,10 @@ class Referee:
         return [o.time_s for o in self._word_onsets_between(start_s, end_s, syllable_fallback)]
 
     def _past_last_word_s(self) -> float:
-        """Where the word heard last is over: just after its own last syllable, and
-        no later than the next word start the detector heard (after a gap)."""
+        """Where the word heard last is over: just after its own last syllable.
+
+        It is over no later than the next word start the detector heard (after a gap).
+        """
         last = self._last_heard_s
         next_start = next((w.time_s for w in self._word_starts
                            if w.time_s > last + MIN_SYLLABLE_GAP_S), float("inf"))
@@ -661,8 +685,9 @@ class Referee:
 
     def _word_start_near(self, expected_s: float, period_s: float,
                          expected: Expected) -> float | None:
-        """Where the slot's word starts: the first onset within +-T/2 that is loud
-        and, for a word of several syllables, not alone.
+        """Where the slot's word starts: the first onset within +-T/2 that is loud and not alone.
+
+        "Not alone" counts only for a word of several syllables.
 
         The first, not the nearest: a slow or drawn-out word may pause inside and
         show a second "word start" closer to the beat. Loud: an onset more than
@@ -692,10 +717,11 @@ class Referee:
                     if level_db >= loudest_db - NOISE_ONSET_DB)
 
     def _is_lone_onset(self, onset_s: float, end_s: float) -> bool:
-        """True when the next sound after `onset_s` is a word start more than
-        `WORD_MAX_GAP_S` later, but before `end_s`. (A lone syllable after the
-        pause says nothing: the detector may hear a word in noise as its first
-        syllable alone.)"""
+        """True when the next sound after `onset_s` is a word start after a pause, before `end_s`.
+
+        The pause is longer than `WORD_MAX_GAP_S`. A lone syllable after the pause says nothing:
+        the detector may hear a word in noise as its first syllable alone.
+        """
         later = [e for e in [*self._syllables, *self.percussion]
                  if onset_s < e.time_s <= end_s]
         if not later:
@@ -704,9 +730,10 @@ class Referee:
         return after.starts_word and after.time_s - onset_s > WORD_MAX_GAP_S
 
     def _is_room_noise(self, onset_s: float) -> bool:
-        """A word start far under the group's plain words (`NOISE_ONSET_DB`) is the
-        room's: after a free-timing card the group is heard again at its own level,
-        not at babble's."""
+        """A word start far under the group's plain words (`NOISE_ONSET_DB`) is the room's.
+
+        After a free-timing card the group is heard again at its own level, not at babble's.
+        """
         if not self._word_start_levels_db or \
                 any(abs(p.time_s - onset_s) < MIN_SYLLABLE_GAP_S for p in self.percussion):
             return False  # (a kiss or a squeak may be soft; it is a hit, not a word)
@@ -714,8 +741,10 @@ class Referee:
         return self._onset_level_db(onset_s) < normal_db - NOISE_ONSET_DB
 
     def _onset_level_db(self, onset_s: float) -> float:
-        """How loud the sound starting at `onset_s` gets: the loudest
-        `LEVEL_FRAME_S` frame within `ONSET_LEVEL_S` [dB] (cached once heard)."""
+        """How loud the sound starting at `onset_s` gets [dB] (cached once heard).
+
+        The level of its loudest `LEVEL_FRAME_S` frame within `ONSET_LEVEL_S`.
+        """
         if onset_s in self._onset_levels_db:
             return self._onset_levels_db[onset_s]
         level_db = peak_level_db(self._samples(onset_s, onset_s + ONSET_LEVEL_S),
@@ -859,9 +888,11 @@ class Referee:
         return late[0] if late else None
 
     def _is_fading_tail(self, onset_s: float, heard: HeardSlot, expected: Expected) -> bool:
-        """A syllable that starts no word and is much softer than the group's normal
-        words is the fading tail of the word before (the voices of a group do not end
-        together), not a word of this slot."""
+        """True when the syllable at `onset_s` is the fading tail of the word before.
+
+        Such a syllable starts no word and is much softer than the group's normal words (the
+        voices of a group do not end together); it is not a word of this slot.
+        """
         if any(w.time_s == onset_s for w in self._word_starts) or heard.level_db is None:
             return False
         if not self._normal_levels_db or expected.modifier is not None:
@@ -872,8 +903,10 @@ class Referee:
     # ------------------------------------------------------------------ settling
 
     def _settle(self, verdict: SlotVerdict) -> list[SlotVerdict]:
-        """Record a verdict; hold an off-beat one until the next heard word tells
-        whether one word was off or the whole tempo moved."""
+        """Record a verdict; hold an off-beat one until the next heard word tells what it was.
+
+        The next word tells whether one word was off or the whole tempo moved.
+        """
         slot = verdict.slot
         out: list[SlotVerdict] = []
         if self._pending is not None:
@@ -987,8 +1020,10 @@ _SYLLABLES = {MIEZEKATZE: 4, "WINKEKATZE": 4, "WUIKKIWUIKKI": 4, "WAVING CAT": 3
 
 
 def peak_level_db(samples: np.ndarray, frame_samples: int) -> float:
-    """The power of the loudest whole frame of `samples` [dB re full scale];
-    -120 dB when there is not one whole frame."""
+    """The power of the loudest whole frame of `samples` [dB re full scale].
+
+    It is -120 dB when there is not one whole frame.
+    """
     frames = frame_signal(np.asarray(samples, dtype=np.float64), frame_samples, frame_samples)
     if len(frames) == 0:
         return -120.0
@@ -996,10 +1031,12 @@ def peak_level_db(samples: np.ndarray, frame_samples: int) -> float:
 
 
 def _first_of_series(hits_s: Sequence[float], hit_s: float) -> float:
-    """The first hit of the series `hit_s` belongs to: squeaks of one squeezing
-    follow each other faster than `HIT_PAUSE_S`, and the card's sound starts at the
-    first of them (the one nearest the beat may be the second or third) [s].
-    `hits_s` holds the hits that sound alike, sorted."""
+    """The first hit of the series `hit_s` belongs to [s].
+
+    Squeaks of one squeezing follow each other faster than `HIT_PAUSE_S`, and the card's sound
+    starts at the first of them (the one nearest the beat may be the second or third).
+    `hits_s` holds the hits that sound alike, sorted.
+    """
     first = hit_s
     for t in reversed([h for h in hits_s if h < hit_s]):
         if first - t >= HIT_PAUSE_S:
@@ -1014,16 +1051,20 @@ def _is_hit(expected: Expected) -> bool:
 
 
 def _word_span_s(expected: Expected, period_s: float) -> float:
-    """How long after its onset a word's syllables may start [s]: within its beat,
-    but a slow or free-timing word may take longer."""
+    """How long after its onset a word's syllables may start [s].
+
+    Within its beat, but a slow or free-timing word may take longer.
+    """
     if expected.free_timing or expected.modifier is Modifier.SLOW:
         return float("inf")
     return WORD_SPAN_FRACTION * period_s
 
 
 def expected_syllables(expected: Expected) -> int:
-    """How many syllables the due word has (1 for short words; 0 for silence and for
-    non-verbal sounds, which the detector hears as hits)."""
+    """How many syllables the due word has (1 for short words, 0 for silence).
+
+    Non-verbal sounds count 0 as well: the detector hears them as hits.
+    """
     if expected.sound in (Sound.SILENCE, Sound.NONVERBAL):
         return 0
     return _SYLLABLES.get(expected.text or "", 1)

@@ -16,7 +16,6 @@ from beattrainer.judge import HeardSlot, JudgeReport, Referee
 from beattrainer.mzkz.model import MIEZEKATZE, NAME, Expected, Performance, Slot, Sound
 from beattrainer.recognize.vocabulary import CARD_WORDS
 
-
 # Card words listened for only where a card asks for them (not in other slots, nor
 # when no card in play does): a whispered word sounds much like SHH, and a
 # MIEZEKATZE much like WINKEKATZE (both end in -KATZE); hearing these where they
@@ -171,8 +170,10 @@ def judge_stream(performance: Performance, blocks: Iterable[np.ndarray], adapter
 
 
 class RecognizerFactory:
-    """One recognizer per performance (its grammar is the performance's vocabulary),
-    carrying the group's voice templates from one performance to the next."""
+    """One recognizer per performance, carrying the group's voice templates to the next one.
+
+    Its grammar is the performance's vocabulary.
+    """
 
     def __init__(self, backend: str = "auto", strictness: str = "normal", vosk_model=None):
         self.backend = backend

@@ -38,7 +38,8 @@ def frame_signal(samples: np.ndarray, frame_samples: int, hop_samples: int) -> n
     np.ndarray, shape (n_hops, frame_samples)
         A read-only view; frame i ends at sample `frame_samples + i*hop_samples`.
     """
-    n_hops = 0 if len(samples) < frame_samples else 1 + (len(samples) - frame_samples) // hop_samples
+    n_hops = (0 if len(samples) < frame_samples
+              else 1 + (len(samples) - frame_samples) // hop_samples)
     if n_hops == 0:
         return np.zeros((0, frame_samples), dtype=samples.dtype)
     return np.lib.stride_tricks.sliding_window_view(samples, frame_samples)[::hop_samples][:n_hops]

@@ -1,5 +1,7 @@
-"""Tempo: the word period from the lead's two solos, and a tracker that follows
-the group's slow drift (rulings section 5) without being pulled by one bad word.
+"""Tempo: the word period from the lead's two solos, and a tracker for the group's drift.
+
+The tracker follows the group's slow drift (rulings section 5) without being pulled by one
+bad word.
 
 Pure numpy/stdlib; the referee feeds it heard word onsets by beat number.
 """
@@ -59,18 +61,17 @@ def fit_line(beats: list[int], onsets_s: list[float], prior_period_s: float,
 
 def refine_solo_onsets(solo_onsets_s: tuple[float, float],
                        confirmed: Sequence[tuple[int, float]]) -> tuple[float, float]:
-    """The solos' onsets, one of them moved onto the line of the group's first words
-    when it alone is off that line.
+    """The solos' onsets, one of them moved onto the group's line when it alone is off that line.
 
-    In noise the detector may glue a noise onto the start of a solo or miss its
-    first syllable, putting that one onset 100-300 ms off; the two solos then set
-    a wrong period and the group's first word is judged off the beat. When the
-    other solo and the group's first words (at least two) agree on one line within
-    `AGREE_S` and the solo is more than max(`MISHEARD_S`, `MISHEARD_FRACTION` T,
-    three times their spread) from it, the solo's onset is taken from the line. A
-    word the group itself puts off the beat breaks that agreement, so it is never
-    hidden this way; a solo more than `MISHEARD_MAX_FRACTION` T off the line is
-    left as heard (the group changed tempo right after the solos, which is judged).
+    The group's line is the one its first words lie on. In noise the detector may glue a noise
+    onto the start of a solo or miss its first syllable, putting that one onset 100-300 ms
+    off; the two solos then set a wrong period and the group's first word is judged off the
+    beat. When the other solo and the group's first words (at least two) agree on one line
+    within `AGREE_S` and the solo is more than max(`MISHEARD_S`, `MISHEARD_FRACTION` T, three
+    times their spread) from it, the solo's onset is taken from the line. A word the group
+    itself puts off the beat breaks that agreement, so it is never hidden this way; a solo
+    more than `MISHEARD_MAX_FRACTION` T off the line is left as heard (the group changed tempo
+    right after the solos, which is judged).
 
     Parameters
     ----------
@@ -162,9 +163,10 @@ class TempoTracker:
 
     def local_period_s(self, extra: Sequence[tuple[int, float]] = (),
                        points: int = LOCAL_POINTS) -> float | None:
-        """The period of the last few heard words plus `extra` (beat, onset) pairs,
-        without the prior: how fast the group goes right now [s], None with fewer
-        than two words."""
+        """The period [s] of the last few heard words plus `extra` (beat, onset) pairs.
+
+        Without the prior: how fast the group goes right now. None with fewer than two words.
+        """
         keep = max(0, points - len(extra))
         beats = self._beats[len(self._beats) - keep:] + [b for b, _ in extra]
         onsets = self._onsets_s[len(self._onsets_s) - keep:] + [t for _, t in extra]

@@ -1,5 +1,7 @@
-"""Acoustic layer: what kind of sound a slot holds, how long, how loud, how high,
-how many syllables, and how it compares with the group's normal MIEZEKATZE.
+"""Acoustic layer: what kind of sound a slot holds, and how long, loud and high it is.
+
+It also tells how many syllables the slot has and how it compares with the group's normal
+MIEZEKATZE.
 
 Pure numpy, no I/O. Every function takes a whole slot (mono float32 at 16 kHz);
 the slot recognizer buffers the streamed blocks and calls them once the slot

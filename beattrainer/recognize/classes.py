@@ -1,5 +1,7 @@
-"""The acoustic class model: silence, voiced word, whispered word, shh, hiss,
-kiss, squeak, growl or percussion, from a slot's summary features.
+"""The acoustic class model: the kind of sound a slot holds, from its summary features.
+
+The classes are silence, voiced word, whispered word, shh, hiss, kiss, squeak, growl and
+percussion.
 
 A diagonal Gaussian per class (numpy only), fitted by `fit_class_model` on
 the clip library's train voices (`python -m beattrainer.recognize.training`)

@@ -1,5 +1,6 @@
-"""The dynamics model: was a MIEZEKATZE said normally, quiet, loud or high,
-judged against the performer's (or group's) own normal voice.
+"""The dynamics model: whether a MIEZEKATZE was said normally, quiet, loud or high.
+
+The word is judged against the performer's (or group's) own normal voice.
 
 Pure numpy at run time: a multinomial logistic regression on a few features
 relative to the reference profile (level change, pitch rise of the median and

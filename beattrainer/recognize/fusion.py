@@ -250,8 +250,11 @@ def percussion_share(class_log: dict[str, float]) -> float:
 
 
 def said_evidence(label: str, word_log: dict[str, float]) -> float:
-    """The word model's log-score for a label as silence or not: log P(SILENCE) for
-    SILENCE, log(1 - P(SILENCE)) for every other label (`WORD_FLOOR` at the least)."""
+    """The word model's log-score for a label as silence or not.
+
+    log P(SILENCE) for SILENCE, log(1 - P(SILENCE)) for every other label (`WORD_FLOOR` at the
+    least).
+    """
     p_silence = float(np.exp(word_log.get(SILENCE, WORD_FLOOR)))
     p_label = p_silence if label == SILENCE else 1.0 - p_silence
     return float(np.log(max(p_label, np.exp(WORD_FLOOR))))

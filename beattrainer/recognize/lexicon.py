@@ -1,6 +1,8 @@
-"""Pronunciations: the project dictionary (`models/lexicon.dict`), player names
-from espeak-ng phonemes mapped to the CMU phone set of pocketsphinx's en-us
-model, and a letter-to-sound fallback when espeak-ng is missing.
+"""Pronunciations: the project dictionary, player names and a letter-to-sound fallback.
+
+The project dictionary is `models/lexicon.dict`; player names come from espeak-ng phonemes
+mapped to the CMU phone set of pocketsphinx's en-us model; the letter-to-sound fallback
+serves when espeak-ng is missing.
 
 Labels are the game's words in capitals ("MIEZEKATZE", "DING DONG", "JÖRG");
 the decoder sees ASCII tokens (`label_token`: "DING_DONG", "JOERG").

@@ -258,11 +258,10 @@ class SlotRecognizer:
         return self.end_slot()
 
     def probe(self, samples: np.ndarray, ctx: SlotContext) -> Heard:
-        """Like `recognize`, but leaves no trace, for trying windows (where do the
-        solos start?) without the tries changing later decisions.
+        """Like `recognize`, but leaves no trace, for trying windows (where do the solos start?).
 
-        The room's floor and the group's normal words stay what they were. The
-        speech decoder is not asked: on the judge benchmark it changed no
+        The tries do not change later decisions: the room's floor and the group's normal words
+        stay what they were. The speech decoder is not asked: on the judge benchmark it changed no
         verdict and cost half the referee's CPU time.
         """
         floor_db, normal = self._floor_db, list(self._normal)
@@ -365,8 +364,11 @@ class SlotRecognizer:
 
     def _modifier_scores(self, acoustics: SlotAcoustics,
                          reference: GroupProfile | None) -> dict[str, float]:
-        """How surely each modifier was realised: quiet, loud and high from the
-        dynamics model (the fixed rules without one), slow and whisper by rule."""
+        """How surely each modifier was realised.
+
+        Quiet, loud and high come from the dynamics model (the fixed rules without one), slow and
+        whisper by rule.
+        """
         if reference is None:
             return _whisper_only(acoustics)
         scores = dynamics_scores(acoustics, reference)

@@ -1,5 +1,6 @@
-"""Synthetic slots for training the class model, tests and the benchmark:
-clips placed in a slot window, several voices mixed, noise at a given SNR.
+"""Synthetic slots for training the class model, tests and the benchmark.
+
+Clips are placed in a slot window, several voices mixed, noise added at a given SNR.
 
 Pure numpy; every random choice comes from the `rng` argument. (The
 performance renderer in `beattrainer.synth` renders whole performances; this

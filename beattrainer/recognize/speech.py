@@ -1,5 +1,6 @@
-"""Speech layer: a long-lived decoder per performance, listening for the whole
-performance vocabulary, fed in small chunks while a slot runs.
+"""Speech layer: a long-lived decoder per performance, listening for its whole vocabulary.
+
+It is fed in small chunks while a slot runs.
 
 Two backends share one small interface (`start`, `feed`, `finish`):
 pocketsphinx (its PyPI wheel ships the en-us model; the default) and vosk
@@ -275,8 +276,10 @@ class VoskBackend:
 
 def create_backend(backend: str, vocabulary, lexicon: Lexicon | None,
                    vosk_model: str | Path | None = None):
-    """Build the speech backend: "auto" (vosk when a model is given or found),
-    "pocketsphinx", "vosk" or "none"."""
+    """Build the speech backend: "auto", "pocketsphinx", "vosk" or "none".
+
+    With "auto", vosk is used when a model is given or found.
+    """
     if backend not in ("auto", "pocketsphinx", "vosk", "none"):
         raise BackendError(f"unknown backend {backend!r} (auto, pocketsphinx, vosk, none)")
     if backend == "none":

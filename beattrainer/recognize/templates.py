@@ -1,5 +1,6 @@
-"""The group's own voice: every completed slot is a labelled template of this
-group saying that card; later slots are compared with them (MFCC + DTW).
+"""The group's own voice: every completed slot is a template of this group saying that card.
+
+Templates are labelled; later slots are compared with them (MFCC + DTW).
 
 Pure numpy. All templates are matched in one vectorised DTW pass, so the cost
 per slot stays around a millisecond for a few dozen templates.

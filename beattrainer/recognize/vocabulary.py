@@ -1,5 +1,6 @@
-"""The recognizer's labels and item notation (LABEL or LABEL/modifier), and
-which acoustic class each label belongs to. Pure, stdlib only.
+"""The recognizer's labels, their notation, and which acoustic class each label belongs to.
+
+Items are written LABEL or LABEL/modifier. Pure, stdlib only.
 """
 from __future__ import annotations
 

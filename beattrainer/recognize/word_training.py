@@ -110,8 +110,9 @@ def warped(samples: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 def rendered_examples(n_performances: int, split: str, rng: np.random.Generator,
                       warps: int = 0, features_of=word_features):
-    """(features, class) of every sounding or silent slot of seeded renders,
-    plus `warps` formant-shifted copies of each.
+    """(features, class) of every sounding or silent slot of seeded renders, plus warped copies.
+
+    Each slot also gives `warps` formant-shifted copies.
     """
     from beattrainer.mzkz.catalog import load_catalog
     from beattrainer.synth.clips import ClipLibrary

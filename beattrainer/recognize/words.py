@@ -1,5 +1,4 @@
-"""The word model: which word (or sound, or nothing) a slot holds, from the
-shape of its spectrum over time.
+"""The word model: which word (or sound, or nothing) a slot holds, from its spectrum over time.
 
 Pure numpy at run time. A slot's sounding stretch is cut into a few equal
 segments; each segment's mean cepstrum (MFCC without energy), the energy

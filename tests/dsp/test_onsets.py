@@ -283,9 +283,12 @@ def test_the_lead_rising_out_of_a_sounding_babble_syllable_starts_a_word(library
 ])
 def test_a_word_start_is_not_traced_back_into_the_babble_before_it(library, cards, mode,
                                                                   number, players, options):
-    """The lead's first solo came after babble that passed the start's level rule but
-    stood clear of its top in no band (benchmarks/judge.py --seed 14): the start was
-    traced back into the babble, 170-240 ms early, and set a wrong period."""
+    """The lead's first solo came after babble, and its start was traced back into the babble.
+
+    The babble passed the start's level rule but stood clear of its top in no band
+    (benchmarks/judge.py --seed 14): the start was found 170-240 ms early and set a wrong
+    period.
+    """
     from beattrainer.mzkz.sequence import Mode, compile_performance
     from beattrainer.synth.render import RenderOptions, render_performance
 

@@ -85,9 +85,11 @@ def test_solos_on_the_beat_or_a_group_off_it_are_left_as_heard():
 
 
 def test_no_solo_is_moved_to_a_period_no_beat_has():
-    """The group's line 3.7 s a word, the solos 3.4 s apart (benchmarks/judge.py
-    --seed 17): moving solo 1 onto that line gave a period over MAX_PERIOD_S, and
-    the referee crashed taking the tempo."""
+    """The group's line 3.7 s a word, the solos 3.4 s apart: the referee crashed taking the tempo.
+
+    Moving solo 1 onto that line gave a period over MAX_PERIOD_S (benchmarks/judge.py
+    --seed 17).
+    """
     solos = refine_solo_onsets((1.0, 4.4), [(2, 8.1), (3, 11.8)])
     assert solos == (1.0, 4.4)
     assert TempoTracker.from_solos(*solos).period_s == pytest.approx(3.4)

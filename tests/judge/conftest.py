@@ -16,12 +16,16 @@ def clips() -> ClipLibrary:
 
 @pytest.fixture(scope="session")
 def render(clips):
-    """render(cards, mode="highscore", mistake=None, seed=1, **options) -> (perf, samples, sr, truth)."""
+    """render(cards, mode="highscore", mistake=None, seed=1, **options), cached.
+
+    Returns (perf, samples, sr, truth).
+    """
     cache: dict = {}
 
-    def _render(cards, mode="highscore", number=None, mistake=None, seed=1, players=("Anna", "Ben", "Cem"),
-                **options):
-        key = (tuple(cards), mode, number, mistake, seed, tuple(players), tuple(sorted(options.items())))
+    def _render(cards, mode="highscore", number=None, mistake=None, seed=1,
+                players=("Anna", "Ben", "Cem"), **options):
+        key = (tuple(cards), mode, number, mistake, seed, tuple(players),
+               tuple(sorted(options.items())))
         if key not in cache:
             perf = compile_performance(cards, Mode.parse(mode), number, players=players)
             opts = RenderOptions(mistake=Mistake.parse(mistake) if mistake else None, seed=seed,

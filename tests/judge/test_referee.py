@@ -1,5 +1,6 @@
-"""The referee on rendered performances: the pocketsphinx-backed recognizer, the
-real onset detector, ground truth written by the renderer.
+"""The referee on rendered performances, with the real recognizer and onset detector.
+
+The recognizer is pocketsphinx-backed; the renderer writes the ground truth.
 
 Recognition is right for about 97% of slots (see benchmarks/recognize.py), so a
 20-slot performance is sometimes failed unfairly. Where a test is about the
@@ -76,8 +77,10 @@ def test_a_kiss_right_after_a_word_is_heard(render):
 
 
 def test_a_kiss_at_a_slow_beat_in_babble_is_heard(render):
-    """Card 29 at a 2.4 s beat in babble at 10 dB (benchmarks/judge.py --seed 14):
-    over the whole period the room's babble outweighed the kiss, heard as silence."""
+    """Card 29 at a 2.4 s beat in babble at 10 dB: the kiss was heard as silence.
+
+    Over the whole period the room's babble outweighed the kiss (benchmarks/judge.py --seed 14).
+    """
     perf, samples, sr, truth = render(["29", "23", "16"], "challenge-9", 3, None, 784744245,
                                       ("Anna", "Ben", "Cem", "Mei"), period_s=2.3770458491767466,
                                       voices=3, snr_db=10.0, noise="babble",
@@ -88,9 +91,11 @@ def test_a_kiss_at_a_slow_beat_in_babble_is_heard(render):
 
 
 def test_the_rooms_babble_adds_no_syllables_to_a_word(render):
-    """WOW in babble at 10 dB over a 2.3 s slot (benchmarks/judge.py --seed 14): the
-    babble's peaks 18-20 dB under the word counted as four more syllables, and a
-    one-syllable word lost to MIEZEKATZE."""
+    """WOW in babble at 10 dB over a 2.3 s slot: a one-syllable word lost to MIEZEKATZE.
+
+    The babble's peaks 18-20 dB under the word counted as four more syllables
+    (benchmarks/judge.py --seed 14).
+    """
     perf, samples, sr, truth = render(["17", "38", "34", "36", "28"], "highscore", None, None,
                                       440067517, ("Anna", "Ben", "Cem"),
                                       period_s=2.2783474680661686, voices=3, snr_db=10.0,
@@ -179,9 +184,11 @@ def test_challenge_2_takes_the_tempo_from_a_given_grid(render):
 
 
 def test_a_word_heard_past_its_search_window_is_off_the_beat(render):
-    """A drifting group under challenge 2 (benchmarks/judge.py --seed 12): the name
-    card's word came 1.3 s late, past the +-T/2 the referee looks for its start in,
-    and was heard in the slot's audio, so it was accepted as if on time."""
+    """A drifting group under challenge 2: the name card's word, 1.3 s late, passed as on time.
+
+    The word came past the +-T/2 the referee looks for its start in, and was heard in the
+    slot's audio, so it was accepted as if on time (benchmarks/judge.py --seed 12).
+    """
     perf, samples, sr, truth = render(
         ["19", "13", "23", "48", "17"], "challenge-2", 5, "tempo_drift@2", 87160646,
         ("Anna", "Ben", "Cem", "Mei"), period_s=2.297616716477344, voices=2,
@@ -198,9 +205,11 @@ def test_a_word_heard_past_its_search_window_is_off_the_beat(render):
 
 
 def test_whispers_of_players_sharing_a_voice_stay_whispers(render):
-    """Challenge 1, three players and two whisper voices (benchmarks/judge.py
-    --seed 12): two copies of one whispered clip comb-filtered into a tone and
-    the word was heard voiced; the renderer now gives them different clips."""
+    """Challenge 1, three players and two whisper voices: the whispered word was heard voiced.
+
+    Two copies of one whispered clip comb-filtered into a tone (benchmarks/judge.py
+    --seed 12); the renderer now gives them different clips.
+    """
     perf, samples, sr, truth = render(
         ["07", "16", "29", "35", "15", "45"], "challenge-1", 6, None, 892329203,
         ("Anna", "Ben", "Cem"), period_s=1.8077055181181003, voices=3, snr_db=30.0,
@@ -253,8 +262,10 @@ def test_silence_gives_no_tempo(render):
 
 
 def test_whispered_words_are_timed_from_their_own_start(render):
-    """A whisper shows fewer syllables than its word has: the word start after it
-    must still be found (it used to be skipped, and the word judged late)."""
+    """A whisper shows fewer syllables than its word has: the word start after it must be found.
+
+    It used to be skipped, and the word judged late.
+    """
     for seed in SEEDS:
         perf, samples, sr, truth = render(["04", "11", "38", "14", "45", "01"], "challenge-1",
                                           jitter_ms=10.0, seed=seed, split="test")
@@ -345,8 +356,10 @@ def test_solos_are_found_in_noise(render, cards, mode, number, mistake, options,
 
 
 def test_a_squeak_card_after_the_squeaker_name_card_is_its_own_slot(render):
-    """09's squeaks and 44's single squeak after it: 44 starts at its own hit,
-    not at the next word (09's free-timing window once swallowed it)."""
+    """09's squeaks and 44's single squeak after it: 44 starts at its own hit, not the next word.
+
+    09's free-timing window once swallowed it.
+    """
     perf, samples, sr, truth = render(["09", "44", "42", "07"], seed=855667183, voices=1,
                                       period_s=1.6, players=("Anna", "Ben", "Cem", "Mei"))
     report = judge(perf, samples)
@@ -380,8 +393,11 @@ SLOW_THEN_A_WORD = [
 @pytest.mark.parametrize("cards, mode, number, seed, players, options", SLOW_THEN_A_WORD)
 def test_the_word_after_a_slow_miezekatze_anchors_the_beat(render, cards, mode, number, seed,
                                                            players, options):
-    """Card 10: with one of its syllables missing, the next word's start was counted
-    as its fourth syllable and the word after that anchored the beat, a period late."""
+    """Card 10 with one of its syllables missing: the beat was anchored a period late.
+
+    The next word's start was counted as its fourth syllable and the word after that anchored
+    the beat.
+    """
     perf, samples, sr, truth = render(cards, mode, number, None, seed, players, **options)
     report = judge(perf, samples)
     slow = next(i for i, t in enumerate(truth["slots"]) if t["card"] == "10")
@@ -392,9 +408,11 @@ def test_the_word_after_a_slow_miezekatze_anchors_the_beat(render, cards, mode, 
 
 
 def test_whispered_words_said_without_a_gap_are_told_apart(render):
-    """Challenge 1 at a one-second beat: whispered MIEZEKATZEs run into each other
-    and show fewer syllables than they have; the next word's first syllable, a
-    period on, is not taken for the last one's (it once was, 238 ms "late")."""
+    """Challenge 1 at a one-second beat: whispered MIEZEKATZEs run into each other.
+
+    They show fewer syllables than they have; the next word's first syllable, a period on, is
+    not taken for the last one's (it once was, 238 ms "late").
+    """
     perf, samples, sr, truth = render(
         ["18", "38", "03", "20", "39", "30"], "challenge-1", 6, seed=581504900,
         players=("Anna", "Ben"), period_s=1.006, voices=2, snr_db=30.0, noise="pink",
@@ -511,8 +529,10 @@ NAME_DUE = [
 
 
 def assert_card_is_heard_and_the_verdict_is_right(report, truth, card, mistake):
-    """Every heard slot of `card` is ok; the performance completes, or fails at the
-    injected mistake."""
+    """Every heard slot of `card` is ok.
+
+    The performance completes, or fails at the injected mistake.
+    """
     slots = [v for v in report.slots if v.slot.card == card and v.heard is not None]
     assert slots and all(v.verdict == "ok" for v in slots), [v.message for v in slots]
     if mistake is None:
@@ -551,8 +571,11 @@ def test_a_word_is_not_taken_for_a_name_no_card_asks_for(render, cards, mode, nu
 
 
 def test_a_squeaking_card_starts_at_its_first_squeak(render):
-    """Card 22 squeezed three times, the first 600 ms early (benchmarks/judge.py
-    --seed 12): the third squeak lay nearest the beat and was taken for the start."""
+    """Card 22 squeezed three times, the first 600 ms early: the wrong squeak was the start.
+
+    The third squeak lay nearest the beat and was taken for the start (benchmarks/judge.py
+    --seed 12).
+    """
     perf, samples, sr, truth = render(
         ["16", "22"], "highscore", None, "off_beat@3", 114753841, ("Anna", "Ben", "Cem", "Mei"),
         period_s=2.4046152384419037, voices=1, snr_db=10.0, noise="pink",
@@ -575,8 +598,10 @@ def test_a_squeaking_card_starts_at_its_first_squeak(render):
 ])
 def test_a_burst_inside_the_word_before_starts_no_squeak_series(render, cards, options, seed,
                                                                  players):
-    """The TZE of the word before a squeaking card, a softer hit under HIT_PAUSE_S
-    before its first squeak, is not the card's start (--seed 12)."""
+    """The TZE of the word before a squeaking card is not the card's start (--seed 12).
+
+    It is a softer hit under HIT_PAUSE_S before the card's first squeak.
+    """
     perf, samples, sr, truth = render(cards, "highscore", None, None, seed, players,
                                       split="test", **options)
     report = judge(perf, samples)

@@ -6,8 +6,15 @@ import pytest
 from beattrainer.mzkz.catalog import load_catalog
 from beattrainer.mzkz.model import NAME, SQUEAK
 from beattrainer.recognize.lexicon import (
-    CMU_PHONES, LexiconError, ipa_to_cmu, label_token, letters_to_cmu, lexicon_for, load_lexicon,
-    name_pronunciations, parse_lexicon,
+    CMU_PHONES,
+    LexiconError,
+    ipa_to_cmu,
+    label_token,
+    letters_to_cmu,
+    lexicon_for,
+    load_lexicon,
+    name_pronunciations,
+    parse_lexicon,
 )
 from beattrainer.recognize.vocabulary import NONSPEECH_CLASS, is_speech
 

@@ -6,7 +6,11 @@ import pytest
 
 from beattrainer.mzkz.model import Expected, Modifier, Sound
 from beattrainer.recognize import (
-    GroupProfile, RecognizeError, SlotContext, SlotRecognizer, describe_slot,
+    GroupProfile,
+    RecognizeError,
+    SlotContext,
+    SlotRecognizer,
+    describe_slot,
 )
 from tests.conftest import validate_contract
 
@@ -202,8 +206,10 @@ def test_analyse_then_judge_equals_recognize(recognizer, make_slot):
 
 
 def test_high_is_judged_against_the_performers_own_normal_voice(make_slot):
-    """A solo round (challenge 9): a male voice's high word lies below a female
-    voice's normal one, so only his own normal words tell that he went high."""
+    """A solo round (challenge 9): only a male voice's own normal words tell that he went high.
+
+    A male voice's high word lies below a female voice's normal one.
+    """
     rec = SlotRecognizer.create(backend="none", vocabulary=VOCABULARY)
     normal = Expected(Sound.MZKZ, "MIEZEKATZE")
     high = Expected(Sound.MZKZ, "MIEZEKATZE", modifier=Modifier.HIGH)

@@ -1,6 +1,8 @@
-"""Where a whisper is due the word model is asked chiefly whether anything was said
-(decision 24): its silence counts fully, its word for the slot only a little
-(decision 27)."""
+"""Where a whisper is due the word model is asked chiefly whether anything was said.
+
+This is decision 24: its silence counts fully, its word for the slot only a little
+(decision 27).
+"""
 from __future__ import annotations
 
 import numpy as np

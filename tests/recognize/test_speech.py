@@ -9,8 +9,13 @@ import textwrap
 import pytest
 
 from beattrainer.recognize.speech import (
-    BackendError, VoskBackend, check_vosk_model_dir, create_backend, find_vosk_model,
-    jsgf_grammar, vosk_phrases,
+    BackendError,
+    VoskBackend,
+    check_vosk_model_dir,
+    create_backend,
+    find_vosk_model,
+    jsgf_grammar,
+    vosk_phrases,
 )
 
 NO_NETWORK = textwrap.dedent("""
@@ -70,7 +75,7 @@ def test_pocketsphinx_hears_a_word_on_its_own(library, make_slot):
 
 
 def test_a_slot_is_heard_the_same_whatever_was_decoded_before(make_slot):
-    """pocketsphinx keeps feature state between utterances; the backend renews it."""
+    """Pocketsphinx keeps feature state between utterances; the backend renews it."""
     from beattrainer.recognize.lexicon import lexicon_for
 
     vocabulary = ("MIEZEKATZE", "YEAH", "YO", "BAM", "WOW", "MIAU", "DING DONG")

@@ -4,7 +4,11 @@ from __future__ import annotations
 import numpy as np
 
 from beattrainer.recognize.templates import (
-    TemplateStore, dtw_distances, mfcc_frames, store_from_arrays, store_to_arrays,
+    TemplateStore,
+    dtw_distances,
+    mfcc_frames,
+    store_from_arrays,
+    store_to_arrays,
 )
 
 LABELS = ("MIEZEKATZE", "YEAH", "BAM", "DING DONG", "WINKEKATZE", "ANNA", "SIOBHAN")
@@ -46,8 +50,10 @@ def test_store_keeps_the_newest_templates_and_round_trips(make_slot):
 
 
 def test_the_new_word_due_is_not_pulled_to_one_with_templates():
-    """YO, due and new in this performance, must not lose to YEAH just because the
-    group has said YEAH before."""
+    """YO, due and new in this performance, must not lose to YEAH.
+
+    YEAH must not win just because the group has said it before.
+    """
     from beattrainer.recognize.fusion import Evidence, label_scores
 
     base = dict(class_log={"voice": 0.0, "silence": -20.0}, syllables=1,

@@ -1,6 +1,8 @@
-"""Fixes for clean performances the referee failed: whisper judged against what
-is due, unvoiced sounds under challenge 1, room babble far below the group,
-high against loud. Slots come from the held-out test voices (conftest)."""
+"""Fixes for clean performances the referee failed.
+
+The fixes: whisper judged against what is due, unvoiced sounds under challenge 1, room
+babble far below the group, high against loud. Slots come from the held-out test voices (conftest).
+"""
 from __future__ import annotations
 
 import numpy as np
@@ -10,7 +12,11 @@ from beattrainer.mzkz.model import Expected, Modifier, Sound
 from beattrainer.recognize import GroupProfile, SlotContext, SlotRecognizer, describe_slot
 from beattrainer.recognize.acoustic import whisper_score
 from beattrainer.recognize.fusion import (
-    WHISPER_SCORE, Evidence, decide, heard_modifier, level_evidence,
+    WHISPER_SCORE,
+    Evidence,
+    decide,
+    heard_modifier,
+    level_evidence,
 )
 from beattrainer.recognize.simulate import add_babble
 from beattrainer.recognize.vocabulary import Item, acceptable
