@@ -239,6 +239,9 @@ SYNTH_PLAYERS = ("Anna", "Ben", "Cem", "Jörg", "Siobhan", "Mei")
 @click.option("--split", type=click.Choice(["train", "test", "any"]), default="train",
               show_default=True, help="Library voices to use (test = held-out voices).")
 @click.option("--no-percussion", is_flag=True, help="Leave out the cards' optional percussion.")
+@click.option("--syllables-in-time", is_flag=True,
+              help="Keep every voice's syllables in time with the earliest voice's "
+              "(default: each voice says its word at its own rate).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Random seed.")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), required=True,
               help="Audio file to write (.wav, .flac, .ogg); the truth goes beside it "
@@ -246,7 +249,7 @@ SYNTH_PLAYERS = ("Anna", "Ben", "Cem", "Jörg", "Siobhan", "Mei")
 @custom_cards_option
 def synth(cards_text, tutorial, challenge, highscore, rules, performance, period_s, voices,
           snr_db, noise, reverb, jitter_ms, spread_ms, drift_pct, mistake_text, players, split,
-          no_percussion, seed, out_path, custom_cards) -> None:
+          no_percussion, syllables_in_time, seed, out_path, custom_cards) -> None:
     """Render a performance from the library's voice clips, with its ground truth."""
     import json
     from pathlib import Path
@@ -279,7 +282,7 @@ def synth(cards_text, tutorial, challenge, highscore, rules, performance, period
             period_s=period_s, voices=voices, snr_db=snr_db, noise=noise, reverb=reverb,
             jitter_ms=jitter_ms, spread_ms=spread_ms, drift_pct=drift_pct,
             mistake=Mistake.parse(mistake_text) if mistake_text else None, split=split,
-            percussion=not no_percussion, seed=seed)
+            percussion=not no_percussion, seed=seed, syllables_in_time=syllables_in_time)
         samples, sr, truth = render_performance(perf, clips, np.random.default_rng(seed), options)
         write_audio(out, samples, sr)
     except (SequenceError, RenderError, ClipLibraryError, AudioError) as exc:

@@ -6,8 +6,11 @@ library go in, a mono float32 signal and the truth dictionary come out (format:
 
 Each slot's clips are placed so that the clip's true onset lands on the slot's
 time: the grid of the word period (with linear drift), plus free-timing pauses,
-plus per-slot jitter and a small per-voice spread. Noise and reverb are applied
-last, so the same seed gives the same clean placement with or without them.
+plus per-slot jitter and a small per-voice spread. With `syllables_in_time`
+(decision 28) the other voices' clips are also cut at their syllables, so that
+every syllable keeps in time with the earliest voice's. Noise and reverb are
+applied last, so the same seed gives the same clean placement with or without
+them.
 """
 from __future__ import annotations
 
@@ -45,6 +48,11 @@ PERCUSSION_LABELS = {"clap": "CLAP", "slap": "SLAP", "table": "TABLE", "stamp": 
                      "snap": "SNAP", "dice": "DICE", "dice_roll": "DICE_ROLL",
                      "squeak": "SQUEAK"}
 DEFAULT_PLAYERS = ("Anna", "Ben", "Cem", "Jörg")
+# syllables in time (decision 28): real groups keep each syllable within tens of ms
+SYLLABLE_JITTER_S = 0.005  # a voice's later syllable lands within +/- this of the
+#                            reference voice's (plus the voice's own spread)
+SYLLABLE_FADE_S = 0.004    # linear cross-fade at each syllable cut: no clicks, and an
+#                            unmoved cut gives back the clip sample for sample
 
 
 class RenderError(ValueError):
@@ -78,7 +86,10 @@ class RenderOptions:
     `jitter_ms` is the standard deviation of each slot's timing error
     (clipped at two of them); `spread_ms` the largest onset spread between the
     voices of one slot; `drift_pct` the tempo change from the first to the last
-    beat. `seed` is only recorded in the truth.
+    beat. `seed` is only recorded in the truth. `syllables_in_time` cuts the
+    other voices' clips at their syllables and places each syllable on the
+    earliest voice's (plus the voice's spread and `SYLLABLE_JITTER_S`); off, a
+    voice says its whole clip at its own rate (decision 28).
     """
 
     period_s: float = 1.2
@@ -96,6 +107,7 @@ class RenderOptions:
     lead_in_s: float = 1.5  # the room is heard before the lead starts
     tail_s: float = 1.0
     seed: int | None = None
+    syllables_in_time: bool = False  # decision 28: keep every voice's syllables in time
 
     def check(self) -> None:
         """Raise RenderError for options out of range."""
@@ -115,6 +127,17 @@ class RenderOptions:
             raise RenderError(f"unknown voice split {self.split!r} (train, test, any)")
 
 
+@dataclass(frozen=True)
+class _Segment:
+    """A part of a placed clip, moved in time (one syllable, syllables in time)."""
+
+    first: int      # [samples] the part's first sample in the clip
+    stop: int       # [samples] one past its last sample in the clip
+    shift: int      # [samples] how far it moves from where the whole clip puts it
+    fade_in: int    # [samples] linear fade-in at its start (0: none)
+    fade_out: int   # [samples] linear fade-out at its end (0: none)
+
+
 @dataclass
 class _Placement:
     """One clip placed in the mixture."""
@@ -122,6 +145,20 @@ class _Placement:
     start: int                 # [samples] where the clip's first sample goes
     clip: ClipInfo
     gain_db: float
+    segments: tuple[_Segment, ...] = ()  # empty: the whole clip as it is
+
+    @property
+    def end(self) -> int:
+        """One past the last sample it sounds in the mixture [samples]."""
+        if not self.segments:
+            return self.start + self.clip.n_samples
+        return self.start + max(seg.stop + seg.shift for seg in self.segments)
+
+    def syllable_onsets_s(self, sr: int) -> list[float]:
+        """Where the clip's syllables start in the mixture [s] (its onset if it has none)."""
+        times = self.clip.syllable_onsets_s or (self.clip.onset_s,)
+        shifts = [seg.shift for seg in self.segments] or [0] * len(times)
+        return [(self.start + shift) / sr + t for t, shift in zip(times, shifts)]
 
 
 @dataclass
@@ -134,6 +171,7 @@ class _SlotRender:
     kind: str | None = None
     modifier: str | None = None
     voice_onsets_s: list[float] = field(default_factory=list)
+    voice_syllable_onsets_s: list[list[float]] = field(default_factory=list)
     syllable_onsets_s: list[float] = field(default_factory=list)
     squeak_onsets_s: list[float] = field(default_factory=list)
     percussion: list[dict] = field(default_factory=list)
@@ -356,6 +394,7 @@ class _Renderer:
         self.renders: list[_SlotRender] = []
         self.wrong_label: str | None = None
         self.off_beat_shift_s: float | None = None
+        self.syllable_rng: np.random.Generator | None = None
 
     def all_placements(self) -> list[_Placement]:
         """Every clip placed so far."""
@@ -375,6 +414,9 @@ class _Renderer:
                     mistake: str | None, rng: np.random.Generator) -> _SlotRender:
         """Place whatever `slot` (with an injected `mistake`) sounds like, drawing from `rng`."""
         self.rng = rng
+        # syllables in time draw from a stream of their own, so that everything
+        # else in the slot (clips, gains, percussion) is what the option off draws
+        self.syllable_rng = rng.spawn(1)[0] if self.options.syllables_in_time else None
         out = _SlotRender()
         self.renders.append(out)
         expected = slot.expected
@@ -450,6 +492,7 @@ class _Renderer:
                       modifier: Modifier | None, onset_s: float) -> None:
         """Every member says its label; the earliest voice's onset lands on `onset_s`."""
         spreads_s = self._voice_spreads_s(len(members))
+        placed: list[_Placement] = []
         for member, label, spread_s in zip(members, labels, spreads_s):
             taken = {p.clip.id for p in out.placements}
             clip = self._pick_voice_clip(member, label, modifier, taken)
@@ -457,6 +500,7 @@ class _Renderer:
                        + MODIFIER_GAIN_DB.get(modifier, 0.0)
                        + float(self.rng.uniform(-SLOT_GAIN_SPREAD_DB, SLOT_GAIN_SPREAD_DB)))
             placement = self._place(out, clip, onset_s + spread_s, gain_db)
+            placed.append(placement)
             out.members.append(member)
             out.labels.append(label)
             onset = self._onset_of(placement)
@@ -464,9 +508,43 @@ class _Renderer:
             if onset == min(out.voice_onsets_s):
                 out.syllable_onsets_s = [onset + (s - clip.onset_s)
                                          for s in clip.syllable_onsets_s]
+        if self.syllable_rng is not None:
+            self._keep_syllables_in_time(out, placed, self.syllable_rng)
+        out.voice_syllable_onsets_s.extend(p.syllable_onsets_s(self.sr) for p in placed)
         out.kind = out.kind or ("nonverbal" if all(c.kind == "nonverbal" for c in
                                                    (p.clip for p in out.placements)) else "voice")
         out.modifier = modifier.value if modifier else None
+
+    def _keep_syllables_in_time(self, out: _SlotRender, placed: list[_Placement],
+                                rng: np.random.Generator) -> None:
+        """Cut the other voices' clips at their syllables and put each on the reference's.
+
+        The reference is the earliest voice. Every other voice saying the same
+        word with as many syllables keeps its own onset (the reference's plus
+        its spread); each later syllable moves to the reference's syllable plus
+        that spread plus a jitter of up to `SYLLABLE_JITTER_S`. The slot's
+        syllable onsets become the earliest voice's onset of each syllable.
+        """
+        onsets_s = [self._onset_of(p) for p in placed]
+        reference = placed[int(np.argmin(onsets_s))]
+        reference_s = reference.syllable_onsets_s(self.sr)
+        kept = [reference]
+        for placement, onset_s in zip(placed, onsets_s):
+            clip = placement.clip
+            if placement is reference or clip.kind != "voice" or \
+                    clip.label != reference.clip.label or \
+                    len(clip.syllable_onsets_s) != len(reference_s) or len(reference_s) < 2:
+                continue
+            spread_s = onset_s - reference_s[0]
+            jitter_s = rng.uniform(-SYLLABLE_JITTER_S, SYLLABLE_JITTER_S, len(reference_s) - 1)
+            targets_s = [onset_s] + [t + spread_s + j for t, j in zip(reference_s[1:], jitter_s)]
+            placement.segments = syllable_segments(clip, self.clips.audio(clip),
+                                                   placement.start, targets_s, self.sr)
+            kept.append(placement)
+        if len(kept) > 1:
+            per_voice = [p.syllable_onsets_s(self.sr) for p in kept]
+            out.syllable_onsets_s = [min(times) for times in zip(*per_voice)]
+            out.end_s = max(p.end for p in out.placements) / self.sr
 
     def _voice_spreads_s(self, n: int) -> np.ndarray:
         spreads = self.rng.uniform(0.0, self.options.spread_ms / 1000.0, n)
@@ -526,6 +604,7 @@ class _Renderer:
             out.members.append(member)
             out.labels.append(label)
             out.voice_onsets_s.append(self._onset_of(placement))
+            out.voice_syllable_onsets_s.append(placement.syllable_onsets_s(self.sr))
         out.kind = "nonverbal"
 
     def _effect_split(self) -> str | tuple[str, ...]:
@@ -617,15 +696,84 @@ def choose_voices(clips: ClipLibrary, options: RenderOptions,
 
 # ------------------------------------------------------------------ mixing, noise, reverb
 
+def syllable_segments(clip: ClipInfo, audio: np.ndarray, start: int,
+                      targets_s: Sequence[float], sr: int) -> tuple[_Segment, ...]:
+    """Cut `clip` (placed at sample `start`) at its syllables so syllable k starts at targets_s[k].
+
+    Each cut lies in the dip before a syllable's onset (the quietest point of
+    the smooth envelope in the second half of the way from the syllable
+    before); the part before fades out and the part after fades in over the
+    `SYLLABLE_FADE_S` before the cut, complementary, so an unmoved cut gives
+    back the clip. A part moved later leaves a gap; one moved earlier cuts
+    the end of the syllable before short (one voice says one syllable at a
+    time), so the new dip still comes before the onset.
+
+    Parameters
+    ----------
+    clip : a clip with as many syllable onsets as `targets_s`
+    audio : np.ndarray, shape (clip.n_samples,), the clip's samples
+    start : [samples] where the whole clip's first sample is placed
+    targets_s : [s] where each syllable's onset goes in the mixture
+    sr : sample rate [Hz]
+
+    Returns
+    -------
+    One `_Segment` per syllable, in order.
+    """
+    from beattrainer.synth.truth import ENVELOPE_WINDOW_S, short_time_energy
+
+    onsets = [int(round(t * sr)) for t in clip.syllable_onsets_s[:len(targets_s)]]
+    envelope = short_time_energy(audio, sr, ENVELOPE_WINDOW_S)
+    cuts = []
+    for before, onset in zip(onsets[:-1], onsets[1:]):
+        low = (before + onset) // 2
+        cuts.append(low + int(np.argmin(envelope[low:onset + 1])))
+    fade = min(int(round(SYLLABLE_FADE_S * sr)),
+               int(min(np.diff([0, *cuts, clip.n_samples]))) // 2)
+    shifts = [int(round((target_s - (start + onset) / sr) * sr))
+              for target_s, onset in zip(targets_s, onsets)]
+    firsts = [0] + [cut - fade for cut in cuts]
+    segments = []
+    for k, first in enumerate(firsts):
+        fade_in = fade if k > 0 else 0
+        if k + 1 < len(firsts):
+            # moved earlier than the syllable before would end: that one ends there
+            stop = cuts[k] + min(0, shifts[k + 1] - shifts[k])
+            stop = max(stop, first + fade_in + fade)
+            fade_out = fade
+        else:
+            stop, fade_out = clip.n_samples, 0
+        if start + first + shifts[k] < 0:
+            raise RenderError("a syllable would start before the recording; raise the lead-in")
+        segments.append(_Segment(first, stop, shifts[k], fade_in, fade_out))
+    return tuple(segments)
+
+
 def mix(placements: Sequence[_Placement], clips: ClipLibrary, sr: int,
         tail_s: float) -> np.ndarray:
     """Sum every placed clip (with its gain) into one float64 signal."""
-    end = max((p.start + p.clip.n_samples for p in placements), default=0)
+    end = max((p.end for p in placements), default=0)
     out = np.zeros(end + int(tail_s * sr))
     for p in placements:
         audio = clips.audio(p.clip).astype(np.float64)
-        out[p.start:p.start + len(audio)] += audio * 10.0 ** (p.gain_db / 20.0)
+        if not p.segments:
+            out[p.start:p.start + len(audio)] += audio * 10.0 ** (p.gain_db / 20.0)
+            continue
+        for seg in p.segments:
+            part = audio[seg.first:seg.stop] * _fade_envelope(seg)
+            at = p.start + seg.first + seg.shift
+            out[at:at + len(part)] += part * 10.0 ** (p.gain_db / 20.0)
     return out
+
+
+def _fade_envelope(segment: _Segment) -> np.ndarray:
+    """Gain per sample of a segment: linear ramps whose fade-in and fade-out sum to one."""
+    envelope = np.ones(segment.stop - segment.first)
+    if segment.fade_in:
+        envelope[:segment.fade_in] = (np.arange(segment.fade_in) + 0.5) / segment.fade_in
+    if segment.fade_out:
+        envelope[-segment.fade_out:] = 1.0 - (np.arange(segment.fade_out) + 0.5) / segment.fade_out
+    return envelope
 
 
 def make_noise(kind: str, n: int, sr: int, rng: np.random.Generator,
@@ -751,6 +899,8 @@ def _slot_truth(slot: Slot, expected_s: float, placed: _SlotRender, mistake: str
         "expected_onset_s": _r(expected_s),
         "word_onset_s": _r(min(sound_onsets)) if has_due_sound else None,
         "voice_onsets_s": [_r(t) for t in voice_onsets],
+        "voice_syllable_onsets_s": [[_r(t) for t in times]
+                                    for times in placed.voice_syllable_onsets_s],
         "syllable_onsets_s": [_r(t) for t in placed.syllable_onsets_s],
         "end_s": _r(placed.end_s) if placed.end_s is not None else None,
         "placed": _placed_json(placed),

@@ -11,6 +11,7 @@ from beattrainer.mzkz.sequence import Mode, compile_performance
 from beattrainer.synth.clips import ClipLibrary
 from beattrainer.synth.render import (
     MIN_FREE_GAP_S,
+    SYLLABLE_JITTER_S,
     Mistake,
     RenderError,
     RenderOptions,
@@ -258,6 +259,91 @@ def test_hand_built_slots_render(lib):
     assert truth["slots"][3]["placed"]["label"] == "YEAH"
 
 
+# ------------------------------------------------------------------ syllables in time
+
+def syllable_spans_s(truth):
+    """Per syllable of every multi-voice word: latest minus earliest voice's onset [s]."""
+    spans = []
+    for slot in truth["slots"]:
+        per_voice = slot["voice_syllable_onsets_s"]
+        if slot["placed"] and slot["placed"]["kind"] == "voice" and len(per_voice) > 1 \
+                and len(set(slot["placed"]["labels"])) == 1:
+            spans.extend(max(times) - min(times) for times in zip(*per_voice))
+    return spans
+
+
+def test_syllables_in_time_keep_every_voice_on_the_earliest_voice_syllables(lib):
+    """Decision 28: each syllable within the spread plus jitter, not up to 0.3 s apart."""
+    _, _, drifting = render(lib, seed=2, voices=4, spread_ms=15, percussion=False)
+    _, _, in_time = render(lib, seed=2, voices=4, spread_ms=15, percussion=False,
+                           syllables_in_time=True)
+    assert max(syllable_spans_s(drifting)) > 0.05
+    spans = syllable_spans_s(in_time)
+    assert len(spans) > 40
+    assert max(spans) <= 0.015 + 2 * SYLLABLE_JITTER_S + 1e-5
+    for slot in in_time["slots"]:
+        per_voice = slot["voice_syllable_onsets_s"]
+        if per_voice and len(per_voice[0]) > 1 and len(set(slot["placed"]["labels"])) == 1:
+            # the truth: each syllable's earliest voice; the word onset is unchanged
+            assert slot["syllable_onsets_s"] == [min(t) for t in zip(*per_voice)]
+            assert slot["syllable_onsets_s"][0] == slot["word_onset_s"]
+
+
+def test_syllables_in_time_are_where_the_cut_voice_sounds(lib, dip_db):
+    """Take the uncut earliest voice out of the mixture: the other one's syllables are in time."""
+    samples, sr, truth = render(lib, seed=4, voices=2, period_s=2.0, percussion=False,
+                                syllables_in_time=True)
+    mixture = samples.astype(np.float64) / 10 ** (truth["output_gain_db"] / 20)
+    checked = 0
+    for slot in truth["slots"]:
+        placed = slot["placed"]
+        if not placed or placed["label"] != "MIEZEKATZE" or len(placed["clip_ids"]) != 2:
+            continue
+        onsets = slot["voice_onsets_s"]
+        first, cut = (0, 1) if onsets[0] <= onsets[1] else (1, 0)
+        whole = lib.get(placed["clip_ids"][first])
+        start = int(round((onsets[first] - whole.onset_s) * sr))
+        residual = mixture.copy()
+        residual[start:start + whole.n_samples] -= \
+            lib.audio(whole).astype(np.float64) * 10 ** (placed["gain_db"][first] / 20)
+        window = int(window_before(truth, slot) * sr)
+        found = syllable_onsets_s(residual[window:int(slot["end_s"] * sr)], sr,
+                                  dip_db[placed["clip_ids"][cut]])
+        expected = slot["voice_syllable_onsets_s"][cut]
+        assert np.allclose(np.add(found, window / sr), expected, atol=0.0015), slot["index"]
+        reference = slot["voice_syllable_onsets_s"][first]
+        spread_s = expected[0] - reference[0]
+        assert np.allclose(np.subtract(expected, reference), spread_s,
+                           atol=SYLLABLE_JITTER_S + 1e-5), slot["index"]
+        checked += 1
+    assert checked >= 10
+
+
+def test_syllables_in_time_change_nothing_else(lib):
+    """The same clips, gains, word onsets and percussion; one voice renders as without."""
+    perf = perf_of(("01", "04", "08", "14", "48", "24", "11"))  # no free timing
+    off, _, t_off = render(lib, seed=6, perf=perf, voices=3)
+    on, _, t_on = render(lib, seed=6, perf=perf, voices=3, syllables_in_time=True)
+    assert not np.array_equal(off[: min(len(off), len(on))], on[: min(len(off), len(on))])
+    assert t_on["options"]["syllables_in_time"] and not t_off["options"]["syllables_in_time"]
+    for a, b in zip(t_off["slots"], t_on["slots"]):
+        assert (a["placed"], a["voice_onsets_s"], a["word_onset_s"]) == \
+            (b["placed"], b["voice_onsets_s"], b["word_onset_s"]), a["index"]
+        assert [p["kind"] for p in a["percussion"]] == [p["kind"] for p in b["percussion"]]
+    solo_off, _, _ = render(lib, seed=6, perf=perf, voices=1, snr_db=20, reverb=True)
+    solo_on, _, _ = render(lib, seed=6, perf=perf, voices=1, snr_db=20, reverb=True,
+                           syllables_in_time=True)
+    assert np.array_equal(solo_off, solo_on)
+
+
+def test_syllables_in_time_same_seed_same_audio_and_truth(lib):
+    a, _, ta = render(lib, seed=7, voices=4, jitter_ms=20, snr_db=15, noise="babble",
+                      syllables_in_time=True)
+    b, _, tb = render(lib, seed=7, voices=4, jitter_ms=20, snr_db=15, noise="babble",
+                      syllables_in_time=True)
+    assert np.array_equal(a, b) and ta == tb
+
+
 # ------------------------------------------------------------------ determinism, noise
 
 def test_same_seed_same_audio_and_truth(lib):
@@ -405,6 +491,16 @@ def test_cli_writes_audio_and_truth(tmp_path):
     assert len(samples) / sr == pytest.approx(truth["duration_s"], abs=1e-3)
     assert truth["mistake"]["kind"] == "wrong_word" and truth["seed"] == 3
     assert truth["cards"] == ["01", "04", "11"] and truth["period_s"] == 1.1
+    assert truth["options"]["syllables_in_time"] is False
+
+
+def test_cli_keeps_syllables_in_time(tmp_path):
+    out = tmp_path / "perf.wav"
+    result = CliRunner().invoke(cli, ["synth", "--cards", "01,04", "--voices", "3",
+                                      "--syllables-in-time", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    truth = json.loads((tmp_path / "perf.truth.json").read_text(encoding="utf-8"))
+    assert truth["options"]["syllables_in_time"] is True
 
 
 @pytest.mark.parametrize("args,message", [
