@@ -3,6 +3,7 @@
 Does it fail the right slot for the right reason, and pass clean performances?
 
     python benchmarks/judge.py [--n 120] [--seed 5] [--backend pocketsphinx] [--split test]
+    python benchmarks/judge.py --syllables-in-time   # the same cases, syllables in time
 
 Renders a seeded set of performances: about a third clean, the rest with one
 injected mistake of every kind (missing, unexpected_sound, wrong_word, off_beat,
@@ -119,6 +120,9 @@ def main() -> None:
     parser.add_argument("--backend", default="pocketsphinx")
     parser.add_argument("--split", default="test", choices=("train", "test", "any"))
     parser.add_argument("--strictness", default="normal", choices=("lenient", "normal", "strict"))
+    parser.add_argument("--syllables-in-time", action="store_true",
+                        help="render every voice's syllables in time (decision 28); the "
+                             "same cases otherwise")
     parser.add_argument("--dump",
                         help="write each missed or false case (audio, truth, report) here")
     args = parser.parse_args()
@@ -131,6 +135,7 @@ def main() -> None:
     done = 0
     while done < args.n:
         mode, perf, options = random_case(rng, clips, args.split)
+        options["syllables_in_time"] = args.syllables_in_time
         kind = None if done % 3 == 0 else KINDS[(done // 3 * 2 + done % 3) % len(KINDS)]
         mistake = mistake_for(kind, perf, rng) if kind else None
         if kind and mistake is None:
