@@ -791,6 +791,17 @@ class Referee:
         i = self.slots.index(slot) + 1
         return i < len(self.slots) and _is_hit(self.slots[i].expected)
 
+    def _anchor_is_hit(self, slot: Slot) -> bool:
+        """Whether the slot that anchors the grid after free-timing `slot` is a kiss or a squeak.
+
+        Silent slots pass without anchoring (`_close_reanchor`): the first slot after them
+        anchors, so its squeak ends the free card, however many silent beats lie between.
+        """
+        for later in self.slots[self.slots.index(slot) + 1:]:
+            if later.expected.sound is not Sound.SILENCE:
+                return _is_hit(later.expected)
+        return False
+
     def _hits_after_pause(self, onset_s: float, earliest_s: float) -> list[float]:
         """Percussive hits from `earliest_s` on that follow a pause of `HIT_PAUSE_S`."""
         times = [p.time_s for p in self.percussion if p.time_s > onset_s]
@@ -936,7 +947,7 @@ class Referee:
             elif slot.expected.voiced or slot.expected.sound is Sound.NONVERBAL:
                 self._after_free_from_s = self._word_end(
                     start, final=True, free=True, syllables=_free_syllables(slot.expected),
-                    hit_follows=self._hit_follows(slot)) - 0.01
+                    hit_follows=self._anchor_is_hit(slot)) - 0.01
             else:
                 self._after_free_from_s = start + 0.5 * self._tracker.period_s
         elif verdict.heard_onset_s is not None and verdict.offset_ms is not None:
