@@ -227,6 +227,8 @@ class Referee:
         self._next = 0                 # index into self.slots of the next slot to judge
         self._reanchor_pending = False
         self._after_free_from_s: float | None = None
+        self._action_passed = False  # a silent slot with a stamp or clap passed while re-anchoring
+        self._action_checks: dict[float, bool] = {}
         self._pending: _Pending | None = None
         self.verdicts: list[SlotVerdict] = []
         self.mistake: SlotVerdict | None = None
@@ -599,6 +601,7 @@ class Referee:
         later = [w.time_s for w in self._word_starts if w.time_s > start]
         if slot.expected.sound is Sound.SILENCE:
             # a silent slot cannot anchor: it passes, the next heard slot anchors
+            self._action_passed = self._action_passed or bool(slot.expected.percussion)
             return SlotVerdict(slot, None, None, None, verdict="ok")
         if _is_hit(slot.expected):
             later = sorted([*later, *(p.time_s for p in self.percussion if p.time_s > start)])
@@ -607,6 +610,8 @@ class Referee:
             return SlotVerdict(slot, None, later[0] if later else None, None,
                                verdict="not_judged", message="the final move is free")
         words = [t for t in later if not self._is_room_noise(t)]
+        if self._action_passed:
+            words = self._past_silent_actions(words, slot, final)
         if not words and not (final and later):
             return None  # not heard yet (at the end of the stream: never)
         onset = (words or later)[0]
@@ -617,7 +622,32 @@ class Referee:
             return None
         self._tracker.reanchor(slot.beat, onset)
         self._reanchor_pending = False
+        self._action_passed = False
         return self._judge_voiced(slot, None, onset, end_s, timed=False)
+
+    def _past_silent_actions(self, starts_s: list[float], slot: Slot,
+                             final: bool) -> list[float]:
+        """The word starts from the first one that is not a silent slot's stamp or clap.
+
+        A stamp may sound to the detector like a word start; in a silent slot it would be
+        judged as such a slot's sound (`_judge_silence`), but while the grid is found anew
+        after a free-timing card the silent slot passes unheard and its stamp would anchor
+        the next slot a beat early. A start the recognizer hears as no voice is skipped;
+        none is left while the audio after the last one is still coming.
+        """
+        horizon = self.time_s - self.detector.latency_s
+        reach_s = SEARCH_FRACTION * self._tracker.period_s
+        for k, start_s in enumerate(starts_s):
+            if start_s not in self._action_checks:
+                if horizon < start_s + reach_s and not final:
+                    return []  # not heard out yet
+                end_s = min([*starts_s[k + 1:k + 2], start_s + reach_s])
+                heard = self.recognizer.probe_slot(self._samples(start_s - LEAD_IN_S, end_s),
+                                                   slot.expected, slot)
+                self._action_checks[start_s] = heard.label in SILENCE_LABELS
+            if not self._action_checks[start_s]:
+                return starts_s[k:]
+        return []
 
     def _word_starts_between(self, start_s: float, end_s: float,
                              syllable_fallback: bool = True) -> list[float]:

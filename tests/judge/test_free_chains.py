@@ -44,3 +44,13 @@ def test_a_squeak_after_a_silent_beat_ends_the_free_card(render):
     assert report.result == "completed", report.to_json()["mistake"]
     assert anchored_where_said(report, truth)
 
+
+def test_a_silent_slots_stamp_does_not_anchor_the_grid(render):
+    # 09 (free) then 12 (silence with a stamp) then 25 (BUUUH): the stamp sounded like a
+    # word start and anchored BUUUH a beat early (benchmarks/judge.py --seed 28)
+    report, truth = judge_on_the_given_grid(
+        render, ["33", "09", "12", "25", "35"], 5, 874962189, ("Anna", "Ben", "Cem"),
+        period_s=1.452066566109841, voices=4, snr_db=30.0, noise="babble",
+        jitter_ms=5.155021372968069)
+    assert report.result == "completed", report.to_json()["mistake"]
+    assert anchored_where_said(report, truth)
