@@ -717,8 +717,6 @@ class Referee:
                          expected: Expected) -> float | None:
         """Where the slot's word starts: the first onset within +-T/2 that is loud and not alone.
 
-        "Not alone" counts only for a word of several syllables.
-
         The first, not the nearest: a slow or drawn-out word may pause inside and
         show a second "word start" closer to the beat. Loud: an onset more than
         `NOISE_ONSET_DB` under the loudest one from there to the window's end is
@@ -727,8 +725,10 @@ class Referee:
         first syllable as a syllable inside it). The audio decides, not the
         detector's strength, which measures the rise over its own floor. Alone: a
         babble burst may stand by itself, a pause longer than any inside a word
-        (`WORD_MAX_GAP_S`) before the next word start in the window; a word of
-        several syllables does not start there.
+        (`WORD_MAX_GAP_S`) before the next word start in the window; no word starts
+        there, of several syllables or of one (the last syllable of the word before,
+        flagged as a word start, stands as alone before a SHH on the beat). A slow
+        or free word may pause that long inside.
         """
         lo = expected_s - SEARCH_FRACTION * period_s
         hi = expected_s + SEARCH_FRACTION * period_s
@@ -738,8 +738,7 @@ class Referee:
         # the syllables from the first start on: where the detector merged a word into
         # the noise before it, only its syllables show where it begins
         onsets = [s.time_s for s in self._syllables if near[0].time_s <= s.time_s <= hi]
-        if expected_syllables(expected) >= 2 and expected.modifier is not Modifier.SLOW \
-                and not expected.free_timing:
+        if expected.modifier is not Modifier.SLOW and not expected.free_timing:
             onsets = [t for t in onsets if not self._is_lone_onset(t, hi)] or onsets
         levels_db = [self._onset_level_db(t) for t in onsets]
         loudest_db = max(levels_db)

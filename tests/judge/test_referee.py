@@ -728,3 +728,16 @@ def test_the_room_does_not_anchor_the_beat_after_free_timing(render, cards, mode
     assert anchored
     for verdict, slot_truth in anchored:
         assert verdict.heard_onset_s == pytest.approx(slot_truth["word_onset_s"], abs=0.06)
+
+
+def test_the_last_syllable_of_a_word_does_not_start_a_one_syllable_word(render):
+    # --seed 28: the MIEZEKATZE's last syllable, flagged as a word start, stood alone 1 s
+    # before a SHH on the beat and was heard as the SHH's start
+    perf, samples, sr, truth = render(
+        ["14", "17", "25", "30", "09", "15"], "challenge-3", 6, None, 117168646, ("Anna", "Ben"),
+        period_s=1.9887124000040508, voices=3, snr_db=30.0, noise="babble",
+        jitter_ms=6.1903825041028915, split="test")
+    report = judge(perf, samples)
+    assert report.slots[6].heard_onset_s == pytest.approx(truth["slots"][6]["word_onset_s"],
+                                                          abs=0.03)
+    assert report.result == "completed", report.to_json()["mistake"]
