@@ -610,6 +610,11 @@ class Referee:
             return SlotVerdict(slot, None, later[0] if later else None, None,
                                verdict="not_judged", message="the final move is free")
         words = [t for t in later if not self._is_room_noise(t)]
+        if expected_syllables(slot.expected) >= 2 and slot.expected.modifier is not Modifier.SLOW:
+            # a babble burst alone before the group's word is no start of it (as in a slot
+            # on the beat, `_word_start_near`)
+            reach_s = SEARCH_FRACTION * self._tracker.period_s
+            words = [t for t in words if not self._is_lone_onset(t, t + reach_s)] or words
         if self._action_passed:
             words = self._past_silent_actions(words, slot, final)
         if not words and not (final and later):

@@ -54,3 +54,16 @@ def test_a_silent_slots_stamp_does_not_anchor_the_grid(render):
         jitter_ms=5.155021372968069)
     assert report.result == "completed", report.to_json()["mistake"]
     assert anchored_where_said(report, truth)
+
+
+def test_a_lone_burst_after_a_free_card_does_not_anchor_the_grid(render):
+    # 44 (squeak, free) then MIEZEKATZE: a burst 0.6 s before it, alone, anchored it and
+    # the group's next word was heard 21% slow (benchmarks/judge.py --seed 29)
+    perf, samples, sr, truth = render(
+        ["47", "26", "44", "45", "25", "11", "36"], "challenge-8", 5, "unexpected_sound@13",
+        259790589, ("Anna", "Ben", "Cem"), split="test", period_s=1.4148849075695678,
+        voices=1, snr_db=20.0, noise="pink", jitter_ms=6.828339206289846)
+    report = judge(perf, samples)
+    assert anchored_where_said(report, truth)
+    assert report.mistake is not None
+    assert report.mistake.slot.index == truth["mistake"]["slot"], report.mistake.message
