@@ -44,6 +44,7 @@ SOLO_TAIL_S = 0.3            # ... and lasts this long
 SOLO_MAX_GAP_S = 0.6         # a solo's syllables follow each other closer than this
 SOLO_CONFIRM_WORDS = 2       # the group's first words that confirm the solos' beat
 SOLO_SPARE_WORDS = 1         # ... of this many more: the group's first word may be its mistake
+SOLO_BEFORE_SYLLABLES = 2    # a solo word a beat before the pair shows this many syllables
 MISFIT_MARGIN_S = 0.05       # of two pairs that fit as well, the one whose line the group's
                              # words keep this much closer [s] wins (not the earlier one)
 CONFIRM_REACH = 1.5          # ... within 1.5 times the off-beat tolerance
@@ -477,12 +478,42 @@ class Referee:
         A misheard onset is one alone off the line of the other solo and the group's first words.
         """
         _, confirmed = self._kept[(first, second)]
+        first, second, confirmed = self._solos_before(first, second, confirmed)
         self._tracker = TempoTracker.from_solos(*refine_solo_onsets((first, second), confirmed))
         self._solo_onsets_s = [first, second]
         self._last_heard_s = second
         self._last_heard_syllables = expected_syllables(self.slots[1].expected)
         self._last_heard_span_s = WORD_SPAN_FRACTION * self._tracker.period_s
         return True
+
+    def _solos_before(self, first: float, second: float, confirmed: tuple[tuple[int, float], ...]
+                      ) -> tuple[float, float, tuple[tuple[int, float], ...]]:
+        """The pair walked back while the solo's word is heard a beat before its first.
+
+        The room is quiet before the lead's first solo (decisions: Beatz'n'Catz 8), so such a
+        word means the pair is late: the group's first words after the real solos fit it as
+        well, where the detector missed a solo's start (`_solo_word_a_beat_before` sees only
+        heard starts). The word a beat before starts at the onset heard nearest its beat
+        (within the reach the group's words get), or on the beat where none was heard; the
+        detector must have heard `SOLO_BEFORE_SYLLABLES` syllables of it (the recognizer
+        alone took the even murmur of babble at 10-20 dB before the lead for a solo). Gives
+        the solos and the words after them as (beat, onset [s]).
+        """
+        period = second - first
+        reach = CONFIRM_REACH * self.tolerances.off_beat_s(period)
+        points = [(0, first), (1, second), *confirmed]
+        while True:
+            due_s = points[0][1] - period
+            if due_s < LEAD_IN_S:
+                break
+            near = [s.time_s for s in self._syllables if abs(s.time_s - due_s) <= reach]
+            onset = min(near, key=lambda t: abs(t - due_s), default=due_s)
+            end_s = min(onset + SOLO_CHECK_S + SOLO_TAIL_S, points[0][1] - MIN_SYLLABLE_GAP_S)
+            said = self._syllables_between(due_s - reach, end_s)
+            if len(said) < SOLO_BEFORE_SYLLABLES or not self._is_solo_word(onset, end_s):
+                break
+            points = [(0, onset), *((beat + 1, t) for beat, t in points)]
+        return points[0][1], points[1][1], tuple(points[2:])
 
     def _solo_syllables(self, i: int) -> list[float]:
         """The syllable onsets [s] of a solo starting at syllable i.
