@@ -776,6 +776,11 @@ class Referee:
         onsets = [s.time_s for s in self._syllables if near[0].time_s <= s.time_s <= hi]
         if expected.modifier is not Modifier.SLOW and not expected.free_timing:
             onsets = [t for t in onsets if not self._is_lone_onset(t, hi)] or onsets
+        if not any(o.starts_word for o in near):
+            # the word follows the one before without a gap: it starts where the sound
+            # grows louder, not where the word before fades (an onset in its tail)
+            onsets = [t for t in onsets if self._onset_level_db(t) > self._level_before_db(t)] \
+                or onsets
         levels_db = [self._onset_level_db(t) for t in onsets]
         loudest_db = max(levels_db)
         return next(t for t, level_db in zip(onsets, levels_db)
@@ -804,6 +809,11 @@ class Referee:
             return False  # (a kiss or a squeak may be soft; it is a hit, not a word)
         normal_db = float(np.median(self._word_start_levels_db[-8:]))
         return self._onset_level_db(onset_s) < normal_db - NOISE_ONSET_DB
+
+    def _level_before_db(self, onset_s: float) -> float:
+        """How loud the sound just before `onset_s` is: its loudest frame within `ONSET_LEVEL_S`."""
+        return peak_level_db(self._samples(onset_s - ONSET_LEVEL_S, onset_s),
+                             int(LEVEL_FRAME_S * self.sr))
 
     def _onset_level_db(self, onset_s: float) -> float:
         """How loud the sound starting at `onset_s` gets [dB] (cached once heard).

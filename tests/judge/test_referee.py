@@ -746,3 +746,17 @@ def test_the_last_syllable_of_a_word_does_not_start_a_one_syllable_word(render):
     assert report.slots[6].heard_onset_s == pytest.approx(truth["slots"][6]["word_onset_s"],
                                                           abs=0.03)
     assert report.result == "completed", report.to_json()["mistake"]
+
+
+def test_a_word_said_without_a_gap_starts_where_the_sound_grows(render):
+    # --seed 28: YO right after a MIEZEKATZE, no word start between them; an onset in the
+    # fading tail of ZE was heard as YO's start, 189 ms early
+    perf, samples, sr, truth = render(
+        ["08", "46", "11", "40", "27", "21"], "highscore", 6, "wrong_dynamics@14", 382491495,
+        ("Anna", "Ben", "Cem"), period_s=1.0541110129000748, voices=3, snr_db=20.0,
+        noise="babble", jitter_ms=3.5342878380501075, split="test")
+    report = judge(perf, samples)
+    assert report.slots[4].heard_onset_s == pytest.approx(truth["slots"][4]["word_onset_s"],
+                                                          abs=0.03)
+    assert report.mistake is not None
+    assert report.mistake.slot.index == truth["mistake"]["slot"], report.mistake.message
