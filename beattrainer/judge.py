@@ -44,7 +44,7 @@ SOLO_TAIL_S = 0.3            # ... and lasts this long
 SOLO_MAX_GAP_S = 0.6         # a solo's syllables follow each other closer than this
 SOLO_CONFIRM_WORDS = 2       # the group's first words that confirm the solos' beat
 SOLO_SPARE_WORDS = 1         # ... of this many more: the group's first word may be its mistake
-SOLO_BEFORE_SYLLABLES = 2    # a solo word a beat before the pair shows this many syllables
+SOLO_BEFORE_SOUNDS = 1       # a solo word a beat before the pair shows this many onsets
 MISFIT_MARGIN_S = 0.05       # of two pairs that fit as well, the one whose line the group's
                              # words keep this much closer [s] wins (not the earlier one)
 CONFIRM_REACH = 1.5          # ... within 1.5 times the off-beat tolerance
@@ -361,7 +361,7 @@ class Referee:
                     waiting = True
                     continue
                 whole = heard if heard[-1] + MIN_SYLLABLE_GAP_S <= second else own
-                score = hits - self._sounds_between(max(own[-1], whole[-1]), second) \
+                score = hits - self._sounds_between(first, max(own[-1], whole[-1]), second) \
                     - self._solo_word_a_beat_before(first, second - first)
                 if score == SOLO_CONFIRM_WORDS and best is None and not waiting:
                     # the earliest pair that fits fully (no earlier one still undecided:
@@ -391,16 +391,23 @@ class Referee:
             after < len(self._syllables) and not self._syllables[after].starts_word and \
             self._syllables[after].time_s - own[-1] > SOLO_MAX_GAP_S
 
-    def _sounds_between(self, first_said_s: float, second_s: float) -> int:
+    def _sounds_between(self, first_s: float, first_said_s: float, second_s: float) -> int:
         """What is heard between the first solo's own syllables and the second solo.
 
-        One per syllable and one more per word start. The lead says one word and then nothing
-        until the second, so a pair two words apart (an octave error) or a pair starting on noise
-        before the lead shows sound here.
+        One per syllable and one more per word start, and one per percussive hit past the
+        first solo's span (a solo's /k/ or /ts/ may sound as one). The lead says one word and
+        then nothing until the second, so a pair two words apart (an octave error) or a pair
+        starting on noise before the lead shows sound here: in babble at 10 dB the detector
+        heard of the solo between such a pair only the hit of its KATZE.
         """
         between = [s for s in self._syllables
                    if first_said_s + MIN_SYLLABLE_GAP_S <= s.time_s < second_s - MIN_SYLLABLE_GAP_S]
-        return len(between) + sum(s.starts_word for s in between)
+        return len(between) + sum(s.starts_word for s in between) + \
+            self._hits_between(first_s + SOLO_CHECK_S + SOLO_TAIL_S, second_s - MIN_SYLLABLE_GAP_S)
+
+    def _hits_between(self, start_s: float, end_s: float) -> int:
+        """How many percussive hits the detector heard in [start_s, end_s)."""
+        return sum(start_s <= p.time_s < end_s for p in self.percussion)
 
     def _solo_word_a_beat_before(self, first_s: float, period_s: float) -> int:
         """1 when a word heard as the solo's word starts a beat before `first_s`, else 0.
@@ -495,8 +502,9 @@ class Referee:
         well, where the detector missed a solo's start (`_solo_word_a_beat_before` sees only
         heard starts). The word a beat before starts at the onset heard nearest its beat
         (within the reach the group's words get), or on the beat where none was heard; the
-        detector must have heard `SOLO_BEFORE_SYLLABLES` syllables of it (the recognizer
-        alone took the even murmur of babble at 10-20 dB before the lead for a solo). Gives
+        detector must have heard `SOLO_BEFORE_SOUNDS` onsets of it, syllables or hits (the
+        recognizer alone took the even murmur of babble at 10-20 dB before the lead, where
+        the detector heard nothing, for a solo). Gives
         the solos and the words after them as (beat, onset [s]).
         """
         period = second - first
@@ -509,8 +517,9 @@ class Referee:
             near = [s.time_s for s in self._syllables if abs(s.time_s - due_s) <= reach]
             onset = min(near, key=lambda t: abs(t - due_s), default=due_s)
             end_s = min(onset + SOLO_CHECK_S + SOLO_TAIL_S, points[0][1] - MIN_SYLLABLE_GAP_S)
-            said = self._syllables_between(due_s - reach, end_s)
-            if len(said) < SOLO_BEFORE_SYLLABLES or not self._is_solo_word(onset, end_s):
+            said = len(self._syllables_between(due_s - reach, end_s)) + \
+                self._hits_between(due_s - reach, end_s)
+            if said < SOLO_BEFORE_SOUNDS or not self._is_solo_word(onset, end_s):
                 break
             points = [(0, onset), *((beat + 1, t) for beat, t in points)]
         return points[0][1], points[1][1], tuple(points[2:])

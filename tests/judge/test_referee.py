@@ -350,6 +350,12 @@ HARD_SOLOS = [
     (["30"], "challenge-3", 1, None,
      {"period_s": 1.2818267880317176, "voices": 2, "snr_db": 10.0, "noise": "babble",
       "jitter_ms": 4.216693876740633, "split": "test"}, 935662663, ("Anna", "Ben", "Cem")),
+    # --seed 28 (--n 240): of solo 2 in babble at 10 dB the detector heard only the hit
+    # of its KATZE; the pair two words apart fitted the group's words fully
+    (["46", "20", "14"], "challenge-4", 3, "wrong_dynamics@2",
+     {"period_s": 1.481643998447188, "voices": 2, "snr_db": 10.0, "noise": "babble",
+      "jitter_ms": 18.788352583376902, "split": "test"}, 1045574346,
+     ("Anna", "Ben", "Cem", "Mei")),
 ]
 
 
