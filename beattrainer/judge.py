@@ -770,10 +770,11 @@ class Referee:
         first syllable as a syllable inside it). The audio decides, not the
         detector's strength, which measures the rise over its own floor. Alone: a
         babble burst may stand by itself, a pause longer than any inside a word
-        (`WORD_MAX_GAP_S`) before the next word start in the window; no word starts
-        there, of several syllables or of one (the last syllable of the word before,
-        flagged as a word start, stands as alone before a SHH on the beat). A slow
-        or free word may pause that long inside.
+        (`WORD_MAX_GAP_S`) before the next word start in the window; a word of several
+        syllables does not start there, and a word of one (alone by nature) not where
+        that next start lies nearer the beat (the last syllable of the word before,
+        flagged as a word start, stood alone 1 s before a SHH on the beat). A slow or
+        free word may pause that long inside.
         """
         lo = expected_s - SEARCH_FRACTION * period_s
         hi = expected_s + SEARCH_FRACTION * period_s
@@ -784,7 +785,8 @@ class Referee:
         # the noise before it, only its syllables show where it begins
         onsets = [s.time_s for s in self._syllables if near[0].time_s <= s.time_s <= hi]
         if expected.modifier is not Modifier.SLOW and not expected.free_timing:
-            onsets = [t for t in onsets if not self._is_lone_onset(t, hi)] or onsets
+            beat_s = expected_s if expected_syllables(expected) < 2 else None
+            onsets = [t for t in onsets if not self._is_lone_onset(t, hi, beat_s)] or onsets
         if not any(o.starts_word for o in near):
             # the word follows the one before without a gap: it starts where the sound
             # grows louder, not where the word before fades (an onset in its tail)
@@ -795,18 +797,21 @@ class Referee:
         return next(t for t, level_db in zip(onsets, levels_db)
                     if level_db >= loudest_db - NOISE_ONSET_DB)
 
-    def _is_lone_onset(self, onset_s: float, end_s: float) -> bool:
+    def _is_lone_onset(self, onset_s: float, end_s: float,
+                       beat_s: float | None = None) -> bool:
         """True when the next sound after `onset_s` is a word start after a pause, before `end_s`.
 
         The pause is longer than `WORD_MAX_GAP_S`. A lone syllable after the pause says nothing:
-        the detector may hear a word in noise as its first syllable alone.
+        the detector may hear a word in noise as its first syllable alone. With `beat_s` (a word
+        of one syllable, alone by nature), only when that word start lies nearer the beat.
         """
         later = [e for e in [*self._syllables, *self.percussion]
                  if onset_s < e.time_s <= end_s]
         if not later:
             return False
         after = min(later, key=lambda e: e.time_s)
-        return after.starts_word and after.time_s - onset_s > WORD_MAX_GAP_S
+        nearer = beat_s is None or abs(after.time_s - beat_s) < abs(onset_s - beat_s)
+        return after.starts_word and after.time_s - onset_s > WORD_MAX_GAP_S and nearer
 
     def _is_room_noise(self, onset_s: float) -> bool:
         """A word start far under the group's plain words (`NOISE_ONSET_DB`) is the room's.
