@@ -44,6 +44,7 @@ SOLO_TAIL_S = 0.3            # ... and lasts this long
 SOLO_MAX_GAP_S = 0.6         # a solo's syllables follow each other closer than this
 SOLO_CONFIRM_WORDS = 2       # the group's first words that confirm the solos' beat
 SOLO_SPARE_WORDS = 1         # ... of this many more: the group's first word may be its mistake
+SOLO_BEFORE_SOUNDS = 1       # a solo word a beat before the pair shows this many onsets
 MISFIT_MARGIN_S = 0.05       # of two pairs that fit as well, the one whose line the group's
                              # words keep this much closer [s] wins (not the earlier one)
 CONFIRM_REACH = 1.5          # ... within 1.5 times the off-beat tolerance
@@ -227,6 +228,8 @@ class Referee:
         self._next = 0                 # index into self.slots of the next slot to judge
         self._reanchor_pending = False
         self._after_free_from_s: float | None = None
+        self._action_passed = False  # a silent slot with a stamp or clap passed while re-anchoring
+        self._action_checks: dict[float, bool] = {}
         self._pending: _Pending | None = None
         self.verdicts: list[SlotVerdict] = []
         self.mistake: SlotVerdict | None = None
@@ -358,7 +361,7 @@ class Referee:
                     waiting = True
                     continue
                 whole = heard if heard[-1] + MIN_SYLLABLE_GAP_S <= second else own
-                score = hits - self._sounds_between(max(own[-1], whole[-1]), second) \
+                score = hits - self._sounds_between(first, max(own[-1], whole[-1]), second) \
                     - self._solo_word_a_beat_before(first, second - first)
                 if score == SOLO_CONFIRM_WORDS and best is None and not waiting:
                     # the earliest pair that fits fully (no earlier one still undecided:
@@ -388,16 +391,23 @@ class Referee:
             after < len(self._syllables) and not self._syllables[after].starts_word and \
             self._syllables[after].time_s - own[-1] > SOLO_MAX_GAP_S
 
-    def _sounds_between(self, first_said_s: float, second_s: float) -> int:
+    def _sounds_between(self, first_s: float, first_said_s: float, second_s: float) -> int:
         """What is heard between the first solo's own syllables and the second solo.
 
-        One per syllable and one more per word start. The lead says one word and then nothing
-        until the second, so a pair two words apart (an octave error) or a pair starting on noise
-        before the lead shows sound here.
+        One per syllable and one more per word start, and one per percussive hit past the
+        first solo's span (a solo's /k/ or /ts/ may sound as one). The lead says one word and
+        then nothing until the second, so a pair two words apart (an octave error) or a pair
+        starting on noise before the lead shows sound here: in babble at 10 dB the detector
+        heard of the solo between such a pair only the hit of its KATZE.
         """
         between = [s for s in self._syllables
                    if first_said_s + MIN_SYLLABLE_GAP_S <= s.time_s < second_s - MIN_SYLLABLE_GAP_S]
-        return len(between) + sum(s.starts_word for s in between)
+        return len(between) + sum(s.starts_word for s in between) + \
+            self._hits_between(first_s + SOLO_CHECK_S + SOLO_TAIL_S, second_s - MIN_SYLLABLE_GAP_S)
+
+    def _hits_between(self, start_s: float, end_s: float) -> int:
+        """How many percussive hits the detector heard in [start_s, end_s)."""
+        return sum(start_s <= p.time_s < end_s for p in self.percussion)
 
     def _solo_word_a_beat_before(self, first_s: float, period_s: float) -> int:
         """1 when a word heard as the solo's word starts a beat before `first_s`, else 0.
@@ -475,12 +485,44 @@ class Referee:
         A misheard onset is one alone off the line of the other solo and the group's first words.
         """
         _, confirmed = self._kept[(first, second)]
+        first, second, confirmed = self._solos_before(first, second, confirmed)
         self._tracker = TempoTracker.from_solos(*refine_solo_onsets((first, second), confirmed))
         self._solo_onsets_s = [first, second]
         self._last_heard_s = second
         self._last_heard_syllables = expected_syllables(self.slots[1].expected)
         self._last_heard_span_s = WORD_SPAN_FRACTION * self._tracker.period_s
         return True
+
+    def _solos_before(self, first: float, second: float, confirmed: tuple[tuple[int, float], ...]
+                      ) -> tuple[float, float, tuple[tuple[int, float], ...]]:
+        """The pair walked back while the solo's word is heard a beat before its first.
+
+        The room is quiet before the lead's first solo (decisions: Beatz'n'Catz 8), so such a
+        word means the pair is late: the group's first words after the real solos fit it as
+        well, where the detector missed a solo's start (`_solo_word_a_beat_before` sees only
+        heard starts). The word a beat before starts at the onset heard nearest its beat
+        (within the reach the group's words get), or on the beat where none was heard; the
+        detector must have heard `SOLO_BEFORE_SOUNDS` onsets of it, syllables or hits (the
+        recognizer alone took the even murmur of babble at 10-20 dB before the lead, where
+        the detector heard nothing, for a solo). Gives
+        the solos and the words after them as (beat, onset [s]).
+        """
+        period = second - first
+        reach = CONFIRM_REACH * self.tolerances.off_beat_s(period)
+        points = [(0, first), (1, second), *confirmed]
+        while True:
+            due_s = points[0][1] - period
+            if due_s < LEAD_IN_S:
+                break
+            near = [s.time_s for s in self._syllables if abs(s.time_s - due_s) <= reach]
+            onset = min(near, key=lambda t: abs(t - due_s), default=due_s)
+            end_s = min(onset + SOLO_CHECK_S + SOLO_TAIL_S, points[0][1] - MIN_SYLLABLE_GAP_S)
+            said = len(self._syllables_between(due_s - reach, end_s)) + \
+                self._hits_between(due_s - reach, end_s)
+            if said < SOLO_BEFORE_SOUNDS or not self._is_solo_word(onset, end_s):
+                break
+            points = [(0, onset), *((beat + 1, t) for beat, t in points)]
+        return points[0][1], points[1][1], tuple(points[2:])
 
     def _solo_syllables(self, i: int) -> list[float]:
         """The syllable onsets [s] of a solo starting at syllable i.
@@ -599,6 +641,7 @@ class Referee:
         later = [w.time_s for w in self._word_starts if w.time_s > start]
         if slot.expected.sound is Sound.SILENCE:
             # a silent slot cannot anchor: it passes, the next heard slot anchors
+            self._action_passed = self._action_passed or bool(slot.expected.percussion)
             return SlotVerdict(slot, None, None, None, verdict="ok")
         if _is_hit(slot.expected):
             later = sorted([*later, *(p.time_s for p in self.percussion if p.time_s > start)])
@@ -607,6 +650,13 @@ class Referee:
             return SlotVerdict(slot, None, later[0] if later else None, None,
                                verdict="not_judged", message="the final move is free")
         words = [t for t in later if not self._is_room_noise(t)]
+        if expected_syllables(slot.expected) >= 2 and slot.expected.modifier is not Modifier.SLOW:
+            # a babble burst alone before the group's word is no start of it (as in a slot
+            # on the beat, `_word_start_near`)
+            reach_s = SEARCH_FRACTION * self._tracker.period_s
+            words = [t for t in words if not self._is_lone_onset(t, t + reach_s)] or words
+        if self._action_passed:
+            words = self._past_silent_actions(words, slot, final)
         if not words and not (final and later):
             return None  # not heard yet (at the end of the stream: never)
         onset = (words or later)[0]
@@ -617,7 +667,32 @@ class Referee:
             return None
         self._tracker.reanchor(slot.beat, onset)
         self._reanchor_pending = False
+        self._action_passed = False
         return self._judge_voiced(slot, None, onset, end_s, timed=False)
+
+    def _past_silent_actions(self, starts_s: list[float], slot: Slot,
+                             final: bool) -> list[float]:
+        """The word starts from the first one that is not a silent slot's stamp or clap.
+
+        A stamp may sound to the detector like a word start; in a silent slot it would be
+        judged as such a slot's sound (`_judge_silence`), but while the grid is found anew
+        after a free-timing card the silent slot passes unheard and its stamp would anchor
+        the next slot a beat early. A start the recognizer hears as no voice is skipped;
+        none is left while the audio after the last one is still coming.
+        """
+        horizon = self.time_s - self.detector.latency_s
+        reach_s = SEARCH_FRACTION * self._tracker.period_s
+        for k, start_s in enumerate(starts_s):
+            if start_s not in self._action_checks:
+                if horizon < start_s + reach_s and not final:
+                    return []  # not heard out yet
+                end_s = min([*starts_s[k + 1:k + 2], start_s + reach_s])
+                heard = self.recognizer.probe_slot(self._samples(start_s - LEAD_IN_S, end_s),
+                                                   slot.expected, slot)
+                self._action_checks[start_s] = heard.label in SILENCE_LABELS
+            if not self._action_checks[start_s]:
+                return starts_s[k:]
+        return []
 
     def _word_starts_between(self, start_s: float, end_s: float,
                              syllable_fallback: bool = True) -> list[float]:
@@ -687,8 +762,6 @@ class Referee:
                          expected: Expected) -> float | None:
         """Where the slot's word starts: the first onset within +-T/2 that is loud and not alone.
 
-        "Not alone" counts only for a word of several syllables.
-
         The first, not the nearest: a slow or drawn-out word may pause inside and
         show a second "word start" closer to the beat. Loud: an onset more than
         `NOISE_ONSET_DB` under the loudest one from there to the window's end is
@@ -697,8 +770,11 @@ class Referee:
         first syllable as a syllable inside it). The audio decides, not the
         detector's strength, which measures the rise over its own floor. Alone: a
         babble burst may stand by itself, a pause longer than any inside a word
-        (`WORD_MAX_GAP_S`) before the next word start in the window; a word of
-        several syllables does not start there.
+        (`WORD_MAX_GAP_S`) before the next word start in the window; a word of several
+        syllables does not start there, and a word of one (alone by nature) not where
+        that next start lies nearer the beat (the last syllable of the word before,
+        flagged as a word start, stood alone 1 s before a SHH on the beat). A slow or
+        free word may pause that long inside.
         """
         lo = expected_s - SEARCH_FRACTION * period_s
         hi = expected_s + SEARCH_FRACTION * period_s
@@ -708,26 +784,34 @@ class Referee:
         # the syllables from the first start on: where the detector merged a word into
         # the noise before it, only its syllables show where it begins
         onsets = [s.time_s for s in self._syllables if near[0].time_s <= s.time_s <= hi]
-        if expected_syllables(expected) >= 2 and expected.modifier is not Modifier.SLOW \
-                and not expected.free_timing:
-            onsets = [t for t in onsets if not self._is_lone_onset(t, hi)] or onsets
+        if expected.modifier is not Modifier.SLOW and not expected.free_timing:
+            beat_s = expected_s if expected_syllables(expected) < 2 else None
+            onsets = [t for t in onsets if not self._is_lone_onset(t, hi, beat_s)] or onsets
+        if not any(o.starts_word for o in near):
+            # the word follows the one before without a gap: it starts where the sound
+            # grows louder, not where the word before fades (an onset in its tail)
+            onsets = [t for t in onsets if self._onset_level_db(t) > self._level_before_db(t)] \
+                or onsets
         levels_db = [self._onset_level_db(t) for t in onsets]
         loudest_db = max(levels_db)
         return next(t for t, level_db in zip(onsets, levels_db)
                     if level_db >= loudest_db - NOISE_ONSET_DB)
 
-    def _is_lone_onset(self, onset_s: float, end_s: float) -> bool:
+    def _is_lone_onset(self, onset_s: float, end_s: float,
+                       beat_s: float | None = None) -> bool:
         """True when the next sound after `onset_s` is a word start after a pause, before `end_s`.
 
         The pause is longer than `WORD_MAX_GAP_S`. A lone syllable after the pause says nothing:
-        the detector may hear a word in noise as its first syllable alone.
+        the detector may hear a word in noise as its first syllable alone. With `beat_s` (a word
+        of one syllable, alone by nature), only when that word start lies nearer the beat.
         """
         later = [e for e in [*self._syllables, *self.percussion]
                  if onset_s < e.time_s <= end_s]
         if not later:
             return False
         after = min(later, key=lambda e: e.time_s)
-        return after.starts_word and after.time_s - onset_s > WORD_MAX_GAP_S
+        nearer = beat_s is None or abs(after.time_s - beat_s) < abs(onset_s - beat_s)
+        return after.starts_word and after.time_s - onset_s > WORD_MAX_GAP_S and nearer
 
     def _is_room_noise(self, onset_s: float) -> bool:
         """A word start far under the group's plain words (`NOISE_ONSET_DB`) is the room's.
@@ -739,6 +823,11 @@ class Referee:
             return False  # (a kiss or a squeak may be soft; it is a hit, not a word)
         normal_db = float(np.median(self._word_start_levels_db[-8:]))
         return self._onset_level_db(onset_s) < normal_db - NOISE_ONSET_DB
+
+    def _level_before_db(self, onset_s: float) -> float:
+        """How loud the sound just before `onset_s` is: its loudest frame within `ONSET_LEVEL_S`."""
+        return peak_level_db(self._samples(onset_s - ONSET_LEVEL_S, onset_s),
+                             int(LEVEL_FRAME_S * self.sr))
 
     def _onset_level_db(self, onset_s: float) -> float:
         """How loud the sound starting at `onset_s` gets [dB] (cached once heard).
@@ -790,6 +879,17 @@ class Referee:
         """Whether the slot after `slot` is a kiss or a squeak."""
         i = self.slots.index(slot) + 1
         return i < len(self.slots) and _is_hit(self.slots[i].expected)
+
+    def _anchor_is_hit(self, slot: Slot) -> bool:
+        """Whether the slot that anchors the grid after free-timing `slot` is a kiss or a squeak.
+
+        Silent slots pass without anchoring (`_close_reanchor`): the first slot after them
+        anchors, so its squeak ends the free card, however many silent beats lie between.
+        """
+        for later in self.slots[self.slots.index(slot) + 1:]:
+            if later.expected.sound is not Sound.SILENCE:
+                return _is_hit(later.expected)
+        return False
 
     def _hits_after_pause(self, onset_s: float, earliest_s: float) -> list[float]:
         """Percussive hits from `earliest_s` on that follow a pause of `HIT_PAUSE_S`."""
@@ -936,7 +1036,7 @@ class Referee:
             elif slot.expected.voiced or slot.expected.sound is Sound.NONVERBAL:
                 self._after_free_from_s = self._word_end(
                     start, final=True, free=True, syllables=_free_syllables(slot.expected),
-                    hit_follows=self._hit_follows(slot)) - 0.01
+                    hit_follows=self._anchor_is_hit(slot)) - 0.01
             else:
                 self._after_free_from_s = start + 0.5 * self._tracker.period_s
         elif verdict.heard_onset_s is not None and verdict.offset_ms is not None:

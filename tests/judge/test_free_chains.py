@@ -15,3 +15,55 @@ def test_silent_free_card_after_a_free_card(render):
     assert all(s["offset_ms"] is None for s in by_card["34"] + by_card["04"])
     # slow-mo in rounds 2 and 3 is timed on the grid YEAH set
     assert all(abs(s["offset_ms"]) < 60 for s in by_card["10"][1:])
+
+
+def judge_on_the_given_grid(render, cards, number, seed, players, **options):
+    """Render a challenge-2 performance and judge it on the grid the trainer gives."""
+    perf, samples, sr, truth = render(cards, "challenge-2", number, None, seed, players,
+                                      split="test", **options)
+    grid = (truth["period_s"], truth["slots"][0]["expected_onset_s"])
+    return judge(perf, samples, grid=grid), truth
+
+
+def anchored_where_said(report, truth) -> bool:
+    """Whether every slot that found the grid anew did so at its own word (60 ms)."""
+    anchored = [(v, t) for v, t in zip(report.slots, truth["slots"])
+                if v.expected_onset_s is None and v.heard_onset_s is not None
+                and t["word_onset_s"] is not None]
+    return bool(anchored) and all(abs(v.heard_onset_s - t["word_onset_s"]) <= 0.06
+                                  for v, t in anchored)
+
+
+def test_a_squeak_after_a_silent_beat_ends_the_free_card(render):
+    # 44 (squeak, free) then 08 (silence): the next round's squeak comes after the silent
+    # beat; it was taken for more of the free card, and the squeak after it anchored
+    # (benchmarks/judge.py --seed 29)
+    report, truth = judge_on_the_given_grid(
+        render, ["44", "08"], 2, 996329244, ("Anna", "Ben"), period_s=1.4515911119298863,
+        voices=4, snr_db=10.0, noise="babble", jitter_ms=2.647573750499921)
+    assert report.result == "completed", report.to_json()["mistake"]
+    assert anchored_where_said(report, truth)
+
+
+def test_a_silent_slots_stamp_does_not_anchor_the_grid(render):
+    # 09 (free) then 12 (silence with a stamp) then 25 (BUUUH): the stamp sounded like a
+    # word start and anchored BUUUH a beat early (benchmarks/judge.py --seed 28)
+    report, truth = judge_on_the_given_grid(
+        render, ["33", "09", "12", "25", "35"], 5, 874962189, ("Anna", "Ben", "Cem"),
+        period_s=1.452066566109841, voices=4, snr_db=30.0, noise="babble",
+        jitter_ms=5.155021372968069)
+    assert report.result == "completed", report.to_json()["mistake"]
+    assert anchored_where_said(report, truth)
+
+
+def test_a_lone_burst_after_a_free_card_does_not_anchor_the_grid(render):
+    # 44 (squeak, free) then MIEZEKATZE: a burst 0.6 s before it, alone, anchored it and
+    # the group's next word was heard 21% slow (benchmarks/judge.py --seed 29)
+    perf, samples, sr, truth = render(
+        ["47", "26", "44", "45", "25", "11", "36"], "challenge-8", 5, "unexpected_sound@13",
+        259790589, ("Anna", "Ben", "Cem"), split="test", period_s=1.4148849075695678,
+        voices=1, snr_db=20.0, noise="pink", jitter_ms=6.828339206289846)
+    report = judge(perf, samples)
+    assert anchored_where_said(report, truth)
+    assert report.mistake is not None
+    assert report.mistake.slot.index == truth["mistake"]["slot"], report.mistake.message

@@ -345,6 +345,17 @@ HARD_SOLOS = [
      {"period_s": 1.2979256714347138, "voices": 1, "snr_db": 20.0, "noise": "babble",
       "jitter_ms": 5.248722230930277, "split": "test"}, 440251215,
      ("Anna", "Ben", "Cem", "Mei")),
+    # --seed 28: solo 2's start unheard in babble at 10 dB, the pair two words late (the
+    # group's next words kept its beat): the solo's word is heard a beat before it
+    (["30"], "challenge-3", 1, None,
+     {"period_s": 1.2818267880317176, "voices": 2, "snr_db": 10.0, "noise": "babble",
+      "jitter_ms": 4.216693876740633, "split": "test"}, 935662663, ("Anna", "Ben", "Cem")),
+    # --seed 28 (--n 240): of solo 2 in babble at 10 dB the detector heard only the hit
+    # of its KATZE; the pair two words apart fitted the group's words fully
+    (["46", "20", "14"], "challenge-4", 3, "wrong_dynamics@2",
+     {"period_s": 1.481643998447188, "voices": 2, "snr_db": 10.0, "noise": "babble",
+      "jitter_ms": 18.788352583376902, "split": "test"}, 1045574346,
+     ("Anna", "Ben", "Cem", "Mei")),
 ]
 
 
@@ -728,3 +739,30 @@ def test_the_room_does_not_anchor_the_beat_after_free_timing(render, cards, mode
     assert anchored
     for verdict, slot_truth in anchored:
         assert verdict.heard_onset_s == pytest.approx(slot_truth["word_onset_s"], abs=0.06)
+
+
+def test_the_last_syllable_of_a_word_does_not_start_a_one_syllable_word(render):
+    # --seed 28: the MIEZEKATZE's last syllable, flagged as a word start, stood alone 1 s
+    # before a SHH on the beat and was heard as the SHH's start
+    perf, samples, sr, truth = render(
+        ["14", "17", "25", "30", "09", "15"], "challenge-3", 6, None, 117168646, ("Anna", "Ben"),
+        period_s=1.9887124000040508, voices=3, snr_db=30.0, noise="babble",
+        jitter_ms=6.1903825041028915, split="test")
+    report = judge(perf, samples)
+    assert report.slots[6].heard_onset_s == pytest.approx(truth["slots"][6]["word_onset_s"],
+                                                          abs=0.03)
+    assert report.result == "completed", report.to_json()["mistake"]
+
+
+def test_a_word_said_without_a_gap_starts_where_the_sound_grows(render):
+    # --seed 28: YO right after a MIEZEKATZE, no word start between them; an onset in the
+    # fading tail of ZE was heard as YO's start, 189 ms early
+    perf, samples, sr, truth = render(
+        ["08", "46", "11", "40", "27", "21"], "highscore", 6, "wrong_dynamics@14", 382491495,
+        ("Anna", "Ben", "Cem"), period_s=1.0541110129000748, voices=3, snr_db=20.0,
+        noise="babble", jitter_ms=3.5342878380501075, split="test")
+    report = judge(perf, samples)
+    assert report.slots[4].heard_onset_s == pytest.approx(truth["slots"][4]["word_onset_s"],
+                                                          abs=0.03)
+    assert report.mistake is not None
+    assert report.mistake.slot.index == truth["mistake"]["slot"], report.mistake.message
