@@ -64,7 +64,8 @@ How it works
    as soon as `voiced_hops` voiced hops follow at a steady level (within
    `voiced_hold_db` of its peak) it is a
    syllable (a /ts/, or a clap running into a vowel); if its level has fallen
-   away by then (a clap, a knock, a snap) it is percussion; so is a rattle
+   away by then (a clap, a knock, a snap: by `percussion_decay_db`, or in a
+   room, whose tail holds it up, by `room_percussion_decay_db`) it is percussion; so is a rattle
    (dice rolling: the level sinks by `rattle_dip_db` between two of its
    clicks while we wait, where a syllable rises and holds)
    and a sustained tone (the squeaker: one spectral line above
@@ -202,6 +203,8 @@ class OnsetConfig:
                                     # fast level (3-hop median) stands this far above it
     quiet_band_max_shift_s: float = 0.03  # a word starts after the last hop with every
                                     # band below its ambient top, if that is this close
+    room_percussion_decay_db: float = 6.0  # percussion_decay_db once the room is known
+                                    # (reverberant: claps on a YEAH were syllables)
     reverb_fall_db_per_s: float = 400.0  # every recent word's tail fell slower than this:
                                     # a room (see _measure_tail; dry words fall at
                                     # 650 dB/s and more, a room's at 100-250)
@@ -932,7 +935,9 @@ class OnsetDetector:
     def _resolve_pending(self, events: list) -> None:
         c = self.config
         onset, self._pending = self._pending, None
-        decayed = onset["fast_peak"] - self._fast_now() >= c.percussion_decay_db
+        # (in a room the tail holds a clap up: it falls less within decay_wait_s)
+        decay_db = c.room_percussion_decay_db if self.reverberant() else c.percussion_decay_db
+        decayed = onset["fast_peak"] - self._fast_now() >= decay_db
         # a squeaker: one narrow band holds nearly all the power, nothing voiced
         risen = np.mean(list(self._recent_power)[-self._decay_wait_hops:], axis=0)
         tonal = (np.mean(list(self._recent_top)[-self._decay_wait_hops:]) >= c.tonal_share

@@ -728,6 +728,24 @@ def test_a_dry_performance_is_not_taken_for_a_room(library):
     assert not detector.reverberant()
 
 
+def test_claps_on_a_yeah_in_a_room_are_percussion(library):
+    """Card 05's three claps after YEAH, in a room (RT60 0.4 s).
+
+    The tail held a clap up: it fell less than `percussion_decay_db` within
+    `decay_wait_s`, and one of the three was heard as a syllable. Once the
+    words' tails tell the room, a smaller fall is enough.
+    """
+    samples, truth = render_in_a_room(library, ["01", "05"], 1, 1.6, 2)
+    claps = [p["time_s"] for p in truth["percussion"] if p["kind"] == "clap"]
+    assert len(claps) == 3
+    events = detect(samples, SR)
+    hits = [e.time_s for e in events if isinstance(e, Onset) and e.kind is OnsetKind.PERCUSSION]
+    syllables = [e.time_s for e in events
+                 if isinstance(e, Onset) and e.kind is OnsetKind.SYLLABLE]
+    assert max(nearest_errors_s(hits, claps)) <= 0.02
+    assert min(nearest_errors_s(syllables, claps)) > 0.03
+
+
 def test_yeah_in_a_room_stays_one_syllable(library):
     """YEAH in a room stays one syllable.
 
