@@ -22,7 +22,15 @@ How it works
 4. Syllables: an onset fires when `e` has risen by `rise_db` from its lowest
    point since the last syllable *and* `e` dipped by `dip_db` below that
    syllable's peak in between (a consonant closure or a pause): the vowel
-   after /m/ or /s/ rises without a dip, so it fires nothing. A background
+   after /m/ or /s/ rises without a dip, so it fires nothing. In a room
+   (every recent word's tail fell slower than `reverb_fall_db_per_s`) the
+   tail fills the closure before a /k/ or /ts/, so the level dips less than
+   `dip_db`, and the vowel after a /k/'s aspiration rises 60 ms after the
+   burst: there a band above `voiced_below_hz` rising `burst_rise_db` within
+   `burst_rise_s`, with the power above it not falling as a whole (YEAH's
+   formants moving raise one band and lower the next), once the level sank
+   `burst_dip_db`, is a syllable starting at the burst if the level then rises
+   `burst_vowel_rise_db` within `burst_wait_s`. A background
    syllable still sounding when the foreground rises through it re-arms at
    once (the group's first word must not hide in a babble syllable; a word
    that reached the foreground already is rising into its own vowel), and so
@@ -56,7 +64,8 @@ How it works
    as soon as `voiced_hops` voiced hops follow at a steady level (within
    `voiced_hold_db` of its peak) it is a
    syllable (a /ts/, or a clap running into a vowel); if its level has fallen
-   away by then (a clap, a knock, a snap) it is percussion; so is a rattle
+   away by then (a clap, a knock, a snap: by `percussion_decay_db`, or in a
+   room, whose tail holds it up, by `room_percussion_decay_db`) it is percussion; so is a rattle
    (dice rolling: the level sinks by `rattle_dip_db` between two of its
    clicks while we wait, where a syllable rises and holds)
    and a sustained tone (the squeaker: one spectral line above
@@ -194,9 +203,27 @@ class OnsetConfig:
                                     # fast level (3-hop median) stands this far above it
     quiet_band_max_shift_s: float = 0.03  # a word starts after the last hop with every
                                     # band below its ambient top, if that is this close
+    room_percussion_decay_db: float = 6.0  # percussion_decay_db once the room is known
+                                    # (reverberant: claps on a YEAH were syllables)
+    reverb_fall_db_per_s: float = 400.0  # every recent word's tail fell slower than this:
+                                    # a room (see _measure_tail; dry words fall at
+                                    # 650 dB/s and more, a room's at 100-250)
+    burst_rise_db: float = 10.0     # in a room, a band above voiced_below_hz rising this
+    burst_rise_s: float = 0.02      # far within this long is a consonant's burst ...
+    burst_dip_db: float = 4.0       # ... once the level sank this far below the syllable's
+                                    # peak (the tail fills the closure before a /k/ or
+                                    # /ts/: the level dips less than dip_db) ...
+    burst_vowel_rise_db: float = 4.5  # ... if the level then rises this far
+    burst_wait_s: float = 0.08      # ... within this long (the vowel after a /k/'s
+                                    # aspiration; a diphthong's formants moving in YEAH
+                                    # or MIAU raise a band but hardly the level)
 
 
 DEFAULT_CONFIG = OnsetConfig()
+TAIL_FROM_DB = 10.0  # a word's tail is measured from this far below its peak ...
+TAIL_TO_DB = 25.0    # ... to this far below it
+TAIL_MEMORY = 4      # the room is judged on the falls after this many recent words
+TAIL_MIN_COUNT = 2   # ... and not on fewer
 BEFORE_HOPS = 3  # hops before an onset whose band powers are "what sounded already"
 
 
@@ -274,6 +301,38 @@ def deepest_dip_between_peaks_db(levels_db) -> float:
     return float(np.max(rim - levels))
 
 
+def rising_band_start(bands_db, band_top_db, first_band: int, rise_db: float,
+                      clear_db: float) -> int | None:
+    """Where a band from `first_band` up rose by `rise_db` within `bands_db`.
+
+    Parameters
+    ----------
+    bands_db : sequence of ndarray, shape (n_bands,)
+        Band levels per hop [dB], oldest first.
+    band_top_db : ndarray, shape (n_bands,), or None
+        The ambient's own top per band [dB]: the rising band must end `clear_db`
+        above it (babble's consonants stay under it).
+    first_band : int
+        Lowest band that counts (a consonant's burst lies above the voice).
+    rise_db, clear_db : float
+
+    Returns
+    -------
+    int, index into `bands_db` where the band that rose most left its low
+    point, or None if none rose `rise_db`
+    """
+    window = np.asarray(bands_db)[:, first_band:]
+    now = window[-1]
+    rise = now - window.min(axis=0)
+    ok = rise >= rise_db
+    if band_top_db is not None:
+        ok &= now - np.asarray(band_top_db)[first_band:] >= clear_db
+    if not ok.any():
+        return None
+    band = int(np.argmax(np.where(ok, rise, -np.inf)))
+    return len(window) - 1 - int(np.argmin(window[::-1, band]))  # the last low hop
+
+
 def median_level(peaks_db) -> float:
     """The speaker's level: median of recent syllable peaks (-inf before the first) [dB]."""
     return float(np.median(peaks_db)) if len(peaks_db) else float("-inf")
@@ -322,6 +381,10 @@ class OnsetDetector:
         self._word_gap_hops = c.word_gap_s / self._hop_s
         self._decay_wait_hops = int(round(c.decay_wait_s / self._hop_s))
         self._hit_hops = max(1, int(round(c.hit_rise_s / self._hop_s)))
+        self._burst_hops = max(1, int(round(c.burst_rise_s / self._hop_s)))
+        self._burst: tuple | None = None  # (hop, level [dB], last hop) of a burst waiting
+        self._burst_wait_hops = int(round(c.burst_wait_s / self._hop_s))
+        self._tail_rates = deque(maxlen=TAIL_MEMORY)
         self._hop = -1                      # index of the last analysed hop
         size = max(2, int(round(c.backtrack_s / self._hop_s)))
         self._recent = deque(maxlen=size)          # slow level per hop
@@ -489,6 +552,7 @@ class OnsetDetector:
             elif hop >= self._pending["decide_hop"]:
                 self._resolve_pending(events)
         if self._word and self._pending is None and self._silent_hops >= self._word_gap_hops:
+            self._measure_tail()
             self._close_word(events)
         surge = False
         foreground_db = self._foreground_gate_db()
@@ -506,6 +570,21 @@ class OnsetDetector:
                 self._armed, surge = True, True
                 self._valley_db, self._valley_hop = window[k], hop - len(window) + k
         hit = False
+        if not self._armed and self._burst is None:
+            burst_hop = self._consonant_burst_hop(e)
+            if burst_hop is not None:
+                self._burst = (burst_hop, e, hop + self._burst_wait_hops)
+        if self._burst is not None:
+            burst_hop, burst_db, until_hop = self._burst
+            if self._armed or hop > until_hop:
+                self._burst = None  # a dip re-armed after all, or no vowel followed
+            elif e >= burst_db + c.burst_vowel_rise_db:
+                # a consonant's burst in the room's tail, and its vowel rising after it:
+                # no dip re-armed, and the vowel comes too late to place the syllable
+                self._armed = True
+                self._valley_db, self._valley_hop = burst_db, int(burst_hop)
+                self._try_fire(e, events)
+                return
         if not self._armed and self._hit_rise():
             # an abrupt, unvoiced jump inside a sound (a kiss or a clap right after a
             # word, before its vowel has faded): no dip re-armed, so arm here
@@ -530,6 +609,52 @@ class OnsetDetector:
             return
         if (hit or e - self._valley_db >= c.rise_db) and e >= c.on_db:
             self._try_fire(e, events, hit)
+
+    def _measure_tail(self) -> None:
+        """Remember how fast the level fell after the word that just ended [dB/s].
+
+        Dry speech stops within the slow level's window; a room's tail falls at
+        60 dB per reverberation time (100-250 dB/s in a living room).
+        """
+        levels = np.asarray(self._recent)
+        peak = int(np.argmax(levels))
+        fall = levels[peak:] - levels[peak]
+        start = np.flatnonzero(fall <= -TAIL_FROM_DB)
+        if len(start) == 0:
+            return
+        end = np.flatnonzero(fall[start[0]:] <= -TAIL_TO_DB)
+        if len(end) == 0:
+            return  # the noise hides the tail's end: no measure
+        fall_s = max(int(end[0]), 1) * self._hop_s
+        self._tail_rates.append((TAIL_TO_DB - TAIL_FROM_DB) / fall_s)
+
+    def reverberant(self) -> bool:
+        """Whether the recent words ended in a room's tail (see `_measure_tail`)."""
+        # every recent tail, not most: babble behind dry words fills some of the gaps
+        return (len(self._tail_rates) >= TAIL_MIN_COUNT
+                and max(self._tail_rates) < self.config.reverb_fall_db_per_s)
+
+    def _consonant_burst_hop(self, e: float) -> float | None:
+        """Where a consonant's burst began, if one just rose in a syllable's tail.
+
+        Only in a room (`reverberant`), `min_ioi_s` after the last syllable and
+        once the level sank `burst_dip_db` below its peak (no vowel holds):
+        see `rising_band_start`. Returns the (fractional) hop, or None.
+        """
+        c = self.config
+        if (self._hop - self._last_onset_hop < self._min_ioi_hops
+                or e > self._syllable_peak_db - c.burst_dip_db or not self.reverberant()
+                or len(self._recent_bands) <= self._burst_hops):
+            return None
+        window = list(self._recent_bands)[-self._burst_hops - 1:]
+        start = rising_band_start(window, self._ambient.band_top_db, self._voiced_bands,
+                                  c.burst_rise_db, c.band_clear_db)
+        if start is None:
+            return None
+        high_power = [np.sum(10.0 ** (window[k][self._voiced_bands:] / 10.0)) for k in (start, -1)]
+        if high_power[1] < high_power[0]:
+            return None  # one band up, the high part as a whole down: a formant moving (YEAH)
+        return float(self._hop - self._burst_hops + start)
 
     def _towers_over_sounding_syllable(self, e: float) -> bool:
         """Whether `e` rises `word_over_word_db` over the syllable still sounding.
@@ -648,6 +773,7 @@ class OnsetDetector:
 
     def _try_fire(self, e: float, events: list, hit: bool = False) -> None:
         c = self.config
+        burst_hop = None if self._burst is None else self._burst[0]
         hop = self._hop
         oldest = max(self._valley_hop, hop - len(self._recent) + 1)
         reference_db = self.speaker_level_db if self._peaks else e
@@ -702,9 +828,12 @@ class OnsetDetector:
             if quiet_hop - onset_hop <= c.quiet_band_max_shift_s / self._hop_s or \
                     self._babble_before(onset_hop, quiet_hop):
                 onset_hop = max(onset_hop, quiet_hop)
+        if burst_hop is not None:
+            onset_hop = burst_hop  # (see `_step`: the vowel rose late after the burst)
         rise_hops = hop - int(np.floor(onset_hop))
         time_s = self._time_of_hop(onset_hop) - c.onset_offset_s
-        if not starts_word and self._word and self._valley_db >= rule_db + c.shallow_dip_db:
+        if (burst_hop is None and not starts_word and self._word
+                and self._valley_db >= rule_db + c.shallow_dip_db):
             # a dip that stays well above the onset rule's level (a vowel-to-vowel or
             # nasal transition): the syllable starts at the dip's bottom, the centre
             # of the slow level's window there
@@ -722,6 +851,7 @@ class OnsetDetector:
             "abrupt": starts_word and self._abrupt_unvoiced(),  # a hit on a word's start?
         }
         self._armed = False
+        self._burst = None
         self._syllable_peak_db = e
         self._last_onset_hop = hop
         risen = np.mean(list(self._recent_power)[-(rise_hops + 1):], axis=0)
@@ -805,7 +935,9 @@ class OnsetDetector:
     def _resolve_pending(self, events: list) -> None:
         c = self.config
         onset, self._pending = self._pending, None
-        decayed = onset["fast_peak"] - self._fast_now() >= c.percussion_decay_db
+        # (in a room the tail holds a clap up: it falls less within decay_wait_s)
+        decay_db = c.room_percussion_decay_db if self.reverberant() else c.percussion_decay_db
+        decayed = onset["fast_peak"] - self._fast_now() >= decay_db
         # a squeaker: one narrow band holds nearly all the power, nothing voiced
         risen = np.mean(list(self._recent_power)[-self._decay_wait_hops:], axis=0)
         tonal = (np.mean(list(self._recent_top)[-self._decay_wait_hops:]) >= c.tonal_share

@@ -5,7 +5,7 @@ import sys
 import numpy as np
 import pytest
 
-from beattrainer.dsp.onsets import OnsetDetector, detect, events_json
+from beattrainer.dsp.onsets import OnsetDetector, detect, events_json, rising_band_start
 from beattrainer.events import Onset, OnsetKind, Word
 from tests.conftest import validate_contract
 
@@ -683,3 +683,92 @@ def test_words_in_babble_are_reported_once_the_fast_level_clears_the_gate(librar
         delays_hops.append(delay_samples / detector.hop_samples)
     assert len(delays_hops) == 12
     assert np.median(delays_hops) <= 5
+
+
+def render_in_a_room(library, cards, voices, period_s, seed, reverb=True):
+    """A performance with each voice's syllables in time, as the benchmark renders it."""
+    from beattrainer.mzkz.sequence import Mode, compile_performance
+    from beattrainer.synth.render import RenderOptions, render_performance
+
+    perf = compile_performance(cards, Mode("highscore"),
+                               players=("Anna", "Ben", "Cem", "Dora")[:voices])
+    options = RenderOptions(period_s=period_s, voices=voices, snr_db=None, noise="pink",
+                            reverb=reverb, jitter_ms=20.0, split="train", seed=seed,
+                            syllables_in_time=True)
+    samples, _, truth = render_performance(perf, library, np.random.default_rng(seed), options)
+    return samples, truth
+
+
+def test_a_kat_in_a_rooms_tail_is_heard_at_its_burst(library):
+    """MIEZEKATZE in a room (RT60 0.38 s): the tail of ZE fills the closure before KAT.
+
+    The level dipped only 6-9 dB (under `dip_db`), and the vowel after the /k/'s
+    aspiration rises 60 ms after the burst: 5 of 11 KATs went unheard. Once the
+    words' tails tell the room, the burst rising in a band above the voice counts.
+    """
+    samples, truth = render_in_a_room(library, ["24", "05", "07", "45"], 1, 2.080205162437799,
+                                      43347656)
+    detector = OnsetDetector(SR)
+    events = detector.run([samples])
+    assert detector.reverberant()
+    syllables = [e.time_s for e in events
+                 if isinstance(e, Onset) and e.kind is OnsetKind.SYLLABLE]
+    kats = [w["syllable_onsets_s"][2] for w in truth["words"] if w["label"] == "MIEZEKATZE"]
+    assert len(kats) == 11
+    # (the first word ends before the room is known)
+    assert max(nearest_errors_s(syllables, kats[1:])) <= 0.05
+    assert feed_in_blocks(samples, [7, 300, 4093]) == events
+
+
+def test_a_dry_performance_is_not_taken_for_a_room(library):
+    samples, _ = render_in_a_room(library, ["24", "05", "07", "45"], 1, 2.080205162437799,
+                                  43347656, reverb=False)
+    detector = OnsetDetector(SR)
+    detector.run([samples])
+    assert not detector.reverberant()
+
+
+def test_claps_on_a_yeah_in_a_room_are_percussion(library):
+    """Card 05's three claps after YEAH, in a room (RT60 0.4 s).
+
+    The tail held a clap up: it fell less than `percussion_decay_db` within
+    `decay_wait_s`, and one of the three was heard as a syllable. Once the
+    words' tails tell the room, a smaller fall is enough.
+    """
+    samples, truth = render_in_a_room(library, ["01", "05"], 1, 1.6, 2)
+    claps = [p["time_s"] for p in truth["percussion"] if p["kind"] == "clap"]
+    assert len(claps) == 3
+    events = detect(samples, SR)
+    hits = [e.time_s for e in events if isinstance(e, Onset) and e.kind is OnsetKind.PERCUSSION]
+    syllables = [e.time_s for e in events
+                 if isinstance(e, Onset) and e.kind is OnsetKind.SYLLABLE]
+    assert max(nearest_errors_s(hits, claps)) <= 0.02
+    assert min(nearest_errors_s(syllables, claps)) > 0.03
+
+
+def test_yeah_in_a_room_stays_one_syllable(library):
+    """YEAH in a room stays one syllable.
+
+    Its vowel moves from /e/ to /a/: one band above the voice rises while the
+    high part as a whole falls. Taken for a consonant's burst, it split the word.
+    """
+    samples, truth = render_in_a_room(library, ["01", "04"], 2, 1.6, 5)
+    events = detect(samples, SR)
+    syllables = [e.time_s for e in events
+                 if isinstance(e, Onset) and e.kind is OnsetKind.SYLLABLE]
+    for word in truth["words"]:
+        if word["label"] == "YEAH":
+            # (the split came 0.14 s in; the last word's reverberant tail ends later)
+            inside = [t for t in syllables if abs(t - word["onset_s"] - 0.1) <= 0.15]
+            assert len(inside) == 1, word
+
+
+def test_rising_band_start_finds_where_the_band_above_the_voice_rose():
+    quiet, loud = -20.0, 0.0
+    bands = [np.array([10.0, 10.0, quiet, quiet]) for _ in range(6)]
+    bands += [np.array([9.0, 9.0, quiet + 4.0 * k, quiet]) for k in range(1, 6)]
+    assert bands[-1][2] == loud
+    assert rising_band_start(bands, None, 2, 10.0, 6.0) == 5      # left its low point
+    assert rising_band_start(bands, None, 0, 30.0, 6.0) is None   # never rose that far
+    top = np.full(4, -3.0)  # the ambient's own top: the band ends only 3 dB over it
+    assert rising_band_start(bands, top, 2, 10.0, 6.0) is None
