@@ -139,7 +139,8 @@ def label_class_log(label: str, class_log: dict[str, float],
 
 def label_scores(labels, syllables_of, evidence: Evidence, expected_labels,
                  strictness: str, quiet_is_due: bool = False,
-                 unlikely=frozenset(), whisper_is_due: bool = False) -> dict[str, float]:
+                 unlikely=frozenset(), whisper_is_due: bool = False,
+                 percussion_due: bool = False) -> dict[str, float]:
     """Fused log-score of every label.
 
     Parameters
@@ -155,6 +156,8 @@ def label_scores(labels, syllables_of, evidence: Evidence, expected_labels,
         UNLIKELY_PRIOR
     whisper_is_due : a whisper is due (challenge 1): the word model is asked chiefly
         whether anything was said
+    percussion_due : the slot's card asks for percussion (a stamp, a clap): a
+        percussive sound there is that, no kiss or hiss unless one is due
     """
     scores: dict[str, float] = {}
     templates = evidence.template_distance or {}
@@ -164,10 +167,13 @@ def label_scores(labels, syllables_of, evidence: Evidence, expected_labels,
     whispered = (evidence.modifier_scores or {}).get("whisper", 0.0) >= 0.5
     other_words = sum(word_class(label) == OTHER_WORD for label in labels)
     room = background_share(evidence.level_change_db, ROOM_BELOW_DB) if not quiet_is_due else 0.0
-    # where a word is due, a percussive sound counts as a kiss or hiss only where
-    # one is due: the class model took whispered names for percussion (decision 29)
+    # where a word or the card's own percussion is due, a percussive sound counts
+    # as a kiss or hiss only where one is due: the class model took whispered
+    # names for percussion, and in challenge 2 a silent MIEZEKATZE's stamp passed
+    # for a kiss (decisions 29, 30)
     word_due = any(sound_class(label) == "voice" for label in expected_labels)
-    percussion_like = {label: label in expected_labels or not word_due for label in labels}
+    percussion_like = {label: label in expected_labels or not (word_due or percussion_due)
+                       for label in labels}
     class_logs = {label: label_class_log(label, evidence.class_log, percussion_like[label])
                   for label in labels}
     class_best = max(class_logs.values(), default=0.0)
@@ -329,7 +335,8 @@ def heard_modifier(due: str | None, scores: dict[str, float] | None) -> str | No
 
 
 def decide(labels, syllables_of, evidence: Evidence, expected: Item, alternatives=(),
-           strictness: str = "normal", unlikely=frozenset()) -> Decision:
+           strictness: str = "normal", unlikely=frozenset(),
+           percussion_due: bool = False) -> Decision:
     """One decision for the slot.
 
     The heard label is the best fused label; it carries a modifier when it is a
@@ -344,7 +351,8 @@ def decide(labels, syllables_of, evidence: Evidence, expected: Item, alternative
     expected_labels = {expected.label, *alternatives}
     scores = label_scores(labels, syllables_of, evidence, expected_labels, strictness,
                           quiet_is_due=expected.modifier == "quiet", unlikely=unlikely,
-                          whisper_is_due=expected.modifier == "whisper")
+                          whisper_is_due=expected.modifier == "whisper",
+                          percussion_due=percussion_due)
     values = np.array([scores[label] for label in labels])
     post = np.exp(values - values.max())
     post /= post.sum()
