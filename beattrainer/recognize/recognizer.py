@@ -348,7 +348,8 @@ class SlotRecognizer:
             level_change_db=level_change,
         )
         decision = decide(labels, self._syllables_of, evidence, expected, alternatives,
-                          self.strictness, self.unlikely)
+                          self.strictness, self.unlikely,
+                          percussion_due=bool(getattr(ctx.expected, "percussion", ())))
         return Heard(
             label=str(decision.heard),
             confidence=decision.confidence,
