@@ -96,7 +96,8 @@ def main() -> None:
         for (first, second), (hits, _) in sorted(referee._kept.items()):
             print(f"  pair {first:.3f} {second:.3f} kept {hits}")
     if args.onsets:
-        events = sorted([*referee._syllables, *referee.percussion], key=lambda o: o.time_s)
+        hearing = referee.hearing
+        events = sorted([*hearing.syllables, *hearing.percussion], key=lambda o: o.time_s)
         for o in events:
             assert isinstance(o, Onset)
             tag = "p" if o.kind is OnsetKind.PERCUSSION else ("w" if o.starts_word else " ")

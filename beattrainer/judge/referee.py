@@ -16,7 +16,6 @@ from typing import Iterable, Protocol, Sequence
 
 import numpy as np
 
-from beattrainer.dsp.features import frame_signal
 from beattrainer.dsp.tempo import (
     MAX_PERIOD_S,
     MIN_PERIOD_S,
@@ -24,7 +23,8 @@ from beattrainer.dsp.tempo import (
     fit_line,
     refine_solo_onsets,
 )
-from beattrainer.events import Onset, OnsetKind
+from beattrainer.events import Onset
+from beattrainer.judge.hearing import Hearing
 from beattrainer.mzkz.model import MIEZEKATZE, Expected, Modifier, Performance, Role, Slot, Sound
 
 # Tolerances of the "normal" strictness (rulings section 5).
@@ -51,16 +51,11 @@ CONFIRM_REACH = 1.5          # ... within 1.5 times the off-beat tolerance
 CONFIRM_PRIOR = 0.5          # ... following the group's beat as it settles
 LEAD_IN_S = 0.03             # slot audio starts this long before the heard onset
 NOISE_ONSET_DB = 20.0        # an onset this much under the loudest one near the beat is noise
-ONSET_LEVEL_S = 0.16         # an onset's level: its loudest frame within this long [s]
-                             # (a MIEZEKATZE's /m/ may hold 120 ms before its vowel)
-LEVEL_FRAME_S = 0.02         # ... of frames this long [s]
 SILENCE_LABELS = {"SILENCE", "NOISE", "PERCUSSION"}
 HIT_LABELS = {"KISS", "SQUEAK"}  # sounds the onset detector reports as percussion
 WORD_SPAN_FRACTION = 0.85  # a word's syllables start within this much of a period
 HIT_PAUSE_S = 0.6  # [s] squeaks of one squeezing follow each other faster than this
 SAME_HIT_DB = 4.0  # ... and lie this close in level [dB]
-HIT_LEVEL_S = 0.06  # a hit's level: its loudest frame within this long [s] ...
-HIT_FRAME_S = 0.01  # ... of frames this long [s]
 HIT_SLOT_S = 0.5  # a kiss's slot audio ends this long after its hit [s]
 WORD_MAX_GAP_S = 0.6  # a word's syllables follow each other closer than this [s] (a slow
                       # word excepted): a lone onset and a pause before the next is no
@@ -204,12 +199,7 @@ class Referee:
         self.sr = sr
         self.tolerances = Tolerances.for_strictness(strictness)
         self.strictness = strictness
-        self._chunks: list[np.ndarray] = []
-        self._audio = np.zeros(0, dtype=np.float32)
-        self._n_samples = 0
-        self._word_starts: list[Onset] = []
-        self._syllables: list[Onset] = []
-        self.percussion: list[Onset] = []
+        self.hearing = Hearing(sr)
         self._tracker: TempoTracker | None = (
             TempoTracker.from_grid(*grid) if grid else None)
         self._grid_given = grid is not None
@@ -221,7 +211,6 @@ class Referee:
         self._kept: dict[tuple[float, float], tuple[int, tuple[tuple[int, float], ...]]] = {}
         self._normal_levels_db: list[float] = []  # levels of plain words heard right
         self._word_start_levels_db: list[float] = []  # starts of words heard right [dB]
-        self._onset_levels_db: dict[float, float] = {}
         self._last_heard_s = -1.0     # onset of the last word judged [s]
         self._last_heard_syllables = 0
         self._last_heard_span_s = float("inf")  # where its syllables may lie after its onset
@@ -240,7 +229,7 @@ class Referee:
     @property
     def time_s(self) -> float:
         """Audio consumed so far [s]."""
-        return self._n_samples / self.sr
+        return self.hearing.time_s
 
     @property
     def done(self) -> bool:
@@ -250,14 +239,13 @@ class Referee:
     def feed(self, block: np.ndarray) -> list[SlotVerdict]:
         """Consume one block; return the verdicts of slots that closed."""
         block = np.asarray(block, dtype=np.float32).reshape(-1)
-        self._chunks.append(block)
-        self._n_samples += len(block)
-        self._take_events(self.detector.feed(block))
+        self.hearing.take_block(block)
+        self.hearing.take_events(self.detector.feed(block))
         return self._advance(final=False)
 
     def finish(self) -> list[SlotVerdict]:
         """End of the stream: close what can be closed; the rest stays not judged."""
-        self._take_events(self.detector.flush())
+        self.hearing.take_events(self.detector.flush())
         out = self._advance(final=True)
         self.finished = True
         return out
@@ -268,26 +256,6 @@ class Referee:
             self.feed(block)
         self.finish()
         return self.verdicts
-
-    def _take_events(self, events: Sequence) -> None:
-        for event in events:
-            if not isinstance(event, Onset):
-                continue
-            if event.kind is OnsetKind.PERCUSSION:
-                self.percussion.append(event)
-            else:
-                self._syllables.append(event)
-                if event.starts_word:
-                    self._word_starts.append(event)
-
-    def _samples(self, start_s: float, end_s: float) -> np.ndarray:
-        """Audio between two stream times (clipped to what has arrived)."""
-        if self._chunks:
-            self._audio = np.concatenate([self._audio, *self._chunks])
-            self._chunks = []
-        a = max(0, int(round(start_s * self.sr)))
-        b = min(len(self._audio), int(round(end_s * self.sr)))
-        return self._audio[a:b] if b > a else np.zeros(0, dtype=np.float32)
 
     # ------------------------------------------------------------------ walking
 
@@ -321,7 +289,7 @@ class Referee:
         file would).
         """
         horizon = self.time_s - self.detector.latency_s
-        onsets = [s.time_s for s in self._syllables]
+        onsets = [s.time_s for s in self.hearing.syllables]
         solo_syllables = expected_syllables(self.slots[0].expected)
         best: tuple[int, float, float] | None = None   # (score, first, second)
         waiting = False
@@ -387,9 +355,10 @@ class Referee:
         without a word start.
         """
         after = i + len(own)
+        syllables = self.hearing.syllables
         return len(own) < expected_syllables(self.slots[0].expected) and \
-            after < len(self._syllables) and not self._syllables[after].starts_word and \
-            self._syllables[after].time_s - own[-1] > SOLO_MAX_GAP_S
+            after < len(syllables) and not syllables[after].starts_word and \
+            syllables[after].time_s - own[-1] > SOLO_MAX_GAP_S
 
     def _sounds_between(self, first_s: float, first_said_s: float, second_s: float) -> int:
         """What is heard between the first solo's own syllables and the second solo.
@@ -400,14 +369,11 @@ class Referee:
         starting on noise before the lead shows sound here: in babble at 10 dB the detector
         heard of the solo between such a pair only the hit of its KATZE.
         """
-        between = [s for s in self._syllables
+        between = [s for s in self.hearing.syllables
                    if first_said_s + MIN_SYLLABLE_GAP_S <= s.time_s < second_s - MIN_SYLLABLE_GAP_S]
         return len(between) + sum(s.starts_word for s in between) + \
-            self._hits_between(first_s + SOLO_CHECK_S + SOLO_TAIL_S, second_s - MIN_SYLLABLE_GAP_S)
-
-    def _hits_between(self, start_s: float, end_s: float) -> int:
-        """How many percussive hits the detector heard in [start_s, end_s)."""
-        return sum(start_s <= p.time_s < end_s for p in self.percussion)
+            self.hearing.hits_between(first_s + SOLO_CHECK_S + SOLO_TAIL_S,
+                                      second_s - MIN_SYLLABLE_GAP_S)
 
     def _solo_word_a_beat_before(self, first_s: float, period_s: float) -> int:
         """1 when a word heard as the solo's word starts a beat before `first_s`, else 0.
@@ -418,8 +384,8 @@ class Referee:
         """
         reach = CONFIRM_REACH * self.tolerances.off_beat_s(period_s)
         due_s = first_s - period_s
-        onsets = [s.time_s for s in self._syllables]
-        for k, w in enumerate(self._syllables):
+        onsets = [s.time_s for s in self.hearing.syllables]
+        for k, w in enumerate(self.hearing.syllables):
             if w.starts_word and abs(w.time_s - due_s) <= reach and \
                     w.time_s < first_s - MIN_PERIOD_S and self._is_solo_word(
                         w.time_s, self._solo_end(onsets, k, expected_syllables(
@@ -458,7 +424,7 @@ class Referee:
             if horizon < due_s + reach and not final:
                 return hits, (), True
             checked += 1
-            near = [w.time_s for w in self._word_starts if abs(w.time_s - due_s) <= reach]
+            near = [w.time_s for w in self.hearing.word_starts if abs(w.time_s - due_s) <= reach]
             if near:
                 hits += 1
                 beats.append(slot.beat)
@@ -514,11 +480,11 @@ class Referee:
             due_s = points[0][1] - period
             if due_s < LEAD_IN_S:
                 break
-            near = [s.time_s for s in self._syllables if abs(s.time_s - due_s) <= reach]
+            near = [s.time_s for s in self.hearing.syllables if abs(s.time_s - due_s) <= reach]
             onset = min(near, key=lambda t: abs(t - due_s), default=due_s)
             end_s = min(onset + SOLO_CHECK_S + SOLO_TAIL_S, points[0][1] - MIN_SYLLABLE_GAP_S)
-            said = len(self._syllables_between(due_s - reach, end_s)) + \
-                self._hits_between(due_s - reach, end_s)
+            said = len(self.hearing.syllables_between(due_s - reach, end_s)) + \
+                self.hearing.hits_between(due_s - reach, end_s)
             if said < SOLO_BEFORE_SOUNDS or not self._is_solo_word(onset, end_s):
                 break
             points = [(0, onset), *((beat + 1, t) for beat, t in points)]
@@ -530,8 +496,8 @@ class Referee:
         They run up to the next word start, a pause no solo has (`SOLO_MAX_GAP_S`: what follows is
         another word, the one before was noise) or `SOLO_CHECK_S`.
         """
-        own = [self._syllables[i].time_s]
-        for s in self._syllables[i + 1:]:
+        own = [self.hearing.syllables[i].time_s]
+        for s in self.hearing.syllables[i + 1:]:
             if s.starts_word or s.time_s - own[-1] > SOLO_MAX_GAP_S or \
                     s.time_s > own[0] + SOLO_CHECK_S:
                 break
@@ -554,7 +520,7 @@ class Referee:
         key = (onset_s, end_s)
         if key not in self._solo_checks:
             slot = self.slots[0]
-            samples = self._samples(onset_s - LEAD_IN_S, end_s)
+            samples = self.hearing.samples(onset_s - LEAD_IN_S, end_s)
             heard = self.recognizer.probe_slot(samples, slot.expected, slot)
             # a word a card takes in MIEZEKATZE's place (43: WINKEKATZE) sounds like
             # it: heard as such, it is still where the lead spoke (its verdict is
@@ -625,11 +591,11 @@ class Referee:
         earliest = (min(expected_s, pending.onset_s + beats_after * period)
                     - SEARCH_FRACTION * period)
         latest = pending.onset_s + beats_after * period * 2.0
-        later = self._word_starts_between(earliest, latest, syllable_fallback=False)
+        later = self.hearing.word_starts_between(earliest, latest, syllable_fallback=False)
         if not later:
             if horizon < latest and not final:
                 return None  # syllables stand in for word starts only once all are in
-            later = self._word_starts_between(earliest, latest)
+            later = self.hearing.word_starts_between(earliest, latest)
         if not slot.expected.voiced:
             return SlotVerdict(slot, expected_s, later[0] if later else None, None)
         return SlotVerdict(slot, expected_s, later[0] if later else None, None,
@@ -638,13 +604,14 @@ class Referee:
     def _close_reanchor(self, slot: Slot, final: bool, horizon: float) -> SlotVerdict | None:
         """The slot after a free-timing card starts where the group is heard again."""
         start = self._after_free_from_s or 0.0
-        later = [w.time_s for w in self._word_starts if w.time_s > start]
+        later = [w.time_s for w in self.hearing.word_starts if w.time_s > start]
         if slot.expected.sound is Sound.SILENCE:
             # a silent slot cannot anchor: it passes, the next heard slot anchors
             self._action_passed = self._action_passed or bool(slot.expected.percussion)
             return SlotVerdict(slot, None, None, None, verdict="ok")
         if _is_hit(slot.expected):
-            later = sorted([*later, *(p.time_s for p in self.percussion if p.time_s > start)])
+            later = sorted([*later, *(p.time_s for p in self.hearing.percussion
+                                      if p.time_s > start)])
         if slot.role is Role.FINAL and (later or final):
             self._reanchor_pending = False
             return SlotVerdict(slot, None, later[0] if later else None, None,
@@ -687,7 +654,7 @@ class Referee:
                 if horizon < start_s + reach_s and not final:
                     return []  # not heard out yet
                 end_s = min([*starts_s[k + 1:k + 2], start_s + reach_s])
-                heard = self.recognizer.probe_slot(self._samples(start_s - LEAD_IN_S, end_s),
+                heard = self.recognizer.probe_slot(self.hearing.samples(start_s - LEAD_IN_S, end_s),
                                                    slot.expected, slot)
                 self._action_checks[start_s] = heard.label in SILENCE_LABELS
             if not self._action_checks[start_s]:
@@ -705,7 +672,7 @@ class Referee:
         It is over no later than the next word start the detector heard (after a gap).
         """
         last = self._last_heard_s
-        next_start = next((w.time_s for w in self._word_starts
+        next_start = next((w.time_s for w in self.hearing.word_starts
                            if w.time_s > last + MIN_SYLLABLE_GAP_S), float("inf"))
         n = self._last_heard_syllables
         if n == 0:  # a kiss, a squeak: a hit, not syllables
@@ -713,7 +680,7 @@ class Referee:
         # a word's own syllables lie within its beat: one a period on is the next
         # word's (a whisper may show fewer syllables than it has, and words said
         # without a gap between them show no word start)
-        own = [s.time_s for s in self._syllables
+        own = [s.time_s for s in self.hearing.syllables
                if last <= s.time_s < last + self._last_heard_span_s]
         if len(own) >= n:
             # (a whispered or mumbled word may show fewer syllables than it has)
@@ -730,9 +697,9 @@ class Referee:
         like a word start). Where words abut without a gap (a late word running
         into the next), syllable onsets stand in for word starts.
         """
-        own = [s for s in self._syllables if s.time_s >= self._last_heard_s]
+        own = [s for s in self.hearing.syllables if s.time_s >= self._last_heard_s]
         start_s = max(start_s, self._past_last_word_s())
-        starts = [w for w in self._word_starts if start_s <= w.time_s <= end_s]
+        starts = [w for w in self.hearing.word_starts if start_s <= w.time_s <= end_s]
         if starts or not syllable_fallback:
             return starts
         return [o for o in own if start_s <= o.time_s <= end_s]
@@ -741,7 +708,7 @@ class Referee:
                           word_s: float | None) -> float | None:
         """The word start or percussive hit nearest to `expected_s` within +-T/2."""
         lo = max(expected_s - SEARCH_FRACTION * period_s, self._past_last_word_s())
-        hits = [p.time_s for p in self.percussion
+        hits = [p.time_s for p in self.hearing.percussion
                 if lo <= p.time_s <= expected_s + SEARCH_FRACTION * period_s]
         candidates = [*hits, *([word_s] if word_s is not None else [])]
         # nearest to the beat: a burst inside the word before is no kiss
@@ -750,13 +717,9 @@ class Referee:
             return nearest
         # one squeezing's squeaks sound alike; a burst inside the word before (its
         # TZE) is softer
-        level_db = self._hit_level_db(nearest)
-        alike = [t for t in hits if abs(self._hit_level_db(t) - level_db) <= SAME_HIT_DB]
+        level_db = self.hearing.hit_level_db(nearest)
+        alike = [t for t in hits if abs(self.hearing.hit_level_db(t) - level_db) <= SAME_HIT_DB]
         return _first_of_series(sorted(alike), nearest)
-
-    def _hit_level_db(self, hit_s: float) -> float:
-        """How loud a hit is: its loudest `HIT_FRAME_S` frame within `HIT_LEVEL_S` [dB]."""
-        return peak_level_db(self._samples(hit_s, hit_s + HIT_LEVEL_S), int(HIT_FRAME_S * self.sr))
 
     def _word_start_near(self, expected_s: float, period_s: float,
                          expected: Expected) -> float | None:
@@ -783,16 +746,17 @@ class Referee:
             return None
         # the syllables from the first start on: where the detector merged a word into
         # the noise before it, only its syllables show where it begins
-        onsets = [s.time_s for s in self._syllables if near[0].time_s <= s.time_s <= hi]
+        onsets = [s.time_s for s in self.hearing.syllables if near[0].time_s <= s.time_s <= hi]
         if expected.modifier is not Modifier.SLOW and not expected.free_timing:
             beat_s = expected_s if expected_syllables(expected) < 2 else None
             onsets = [t for t in onsets if not self._is_lone_onset(t, hi, beat_s)] or onsets
         if not any(o.starts_word for o in near):
             # the word follows the one before without a gap: it starts where the sound
             # grows louder, not where the word before fades (an onset in its tail)
-            onsets = [t for t in onsets if self._onset_level_db(t) > self._level_before_db(t)] \
+            onsets = [t for t in onsets
+                      if self.hearing.onset_level_db(t) > self.hearing.level_before_db(t)] \
                 or onsets
-        levels_db = [self._onset_level_db(t) for t in onsets]
+        levels_db = [self.hearing.onset_level_db(t) for t in onsets]
         loudest_db = max(levels_db)
         return next(t for t, level_db in zip(onsets, levels_db)
                     if level_db >= loudest_db - NOISE_ONSET_DB)
@@ -805,7 +769,7 @@ class Referee:
         the detector may hear a word in noise as its first syllable alone. With `beat_s` (a word
         of one syllable, alone by nature), only when that word start lies nearer the beat.
         """
-        later = [e for e in [*self._syllables, *self.percussion]
+        later = [e for e in [*self.hearing.syllables, *self.hearing.percussion]
                  if onset_s < e.time_s <= end_s]
         if not later:
             return False
@@ -819,28 +783,10 @@ class Referee:
         After a free-timing card the group is heard again at its own level, not at babble's.
         """
         if not self._word_start_levels_db or \
-                any(abs(p.time_s - onset_s) < MIN_SYLLABLE_GAP_S for p in self.percussion):
+                any(abs(p.time_s - onset_s) < MIN_SYLLABLE_GAP_S for p in self.hearing.percussion):
             return False  # (a kiss or a squeak may be soft; it is a hit, not a word)
         normal_db = float(np.median(self._word_start_levels_db[-8:]))
-        return self._onset_level_db(onset_s) < normal_db - NOISE_ONSET_DB
-
-    def _level_before_db(self, onset_s: float) -> float:
-        """How loud the sound just before `onset_s` is: its loudest frame within `ONSET_LEVEL_S`."""
-        return peak_level_db(self._samples(onset_s - ONSET_LEVEL_S, onset_s),
-                             int(LEVEL_FRAME_S * self.sr))
-
-    def _onset_level_db(self, onset_s: float) -> float:
-        """How loud the sound starting at `onset_s` gets [dB] (cached once heard).
-
-        The level of its loudest `LEVEL_FRAME_S` frame within `ONSET_LEVEL_S`.
-        """
-        if onset_s in self._onset_levels_db:
-            return self._onset_levels_db[onset_s]
-        level_db = peak_level_db(self._samples(onset_s, onset_s + ONSET_LEVEL_S),
-                                 int(LEVEL_FRAME_S * self.sr))
-        if self._n_samples >= (onset_s + ONSET_LEVEL_S) * self.sr:
-            self._onset_levels_db[onset_s] = level_db
-        return level_db
+        return self.hearing.onset_level_db(onset_s) < normal_db - NOISE_ONSET_DB
 
     def _word_end(self, onset_s: float, final: bool, free: bool = False,
                   syllables: int = 0, hit_follows: bool = False) -> float | None:
@@ -861,11 +807,11 @@ class Referee:
             # Its syllables lie within SLOW_WORD_S: a syllable later is the next
             # word's start, where the detector missed one of the word's own.
             span_s = max(SLOW_WORD_S, period)
-            mine = sorted(s.time_s for s in [*self._syllables, *self.percussion]
+            mine = sorted(s.time_s for s in [*self.hearing.syllables, *self.hearing.percussion]
                           if onset_s <= s.time_s < onset_s + span_s)[:syllables]
             if len(mine) == syllables:
                 earliest = max(earliest, mine[-1] + 0.05)
-        later = [w.time_s for w in self._word_starts if w.time_s >= earliest]
+        later = [w.time_s for w in self.hearing.word_starts if w.time_s >= earliest]
         if hit_follows:
             later = sorted([*later, *self._hits_after_pause(onset_s, earliest)])
         limit = onset_s + (3.0 if free else 1.0) * period
@@ -893,14 +839,11 @@ class Referee:
 
     def _hits_after_pause(self, onset_s: float, earliest_s: float) -> list[float]:
         """Percussive hits from `earliest_s` on that follow a pause of `HIT_PAUSE_S`."""
-        times = [p.time_s for p in self.percussion if p.time_s > onset_s]
+        times = [p.time_s for p in self.hearing.percussion if p.time_s > onset_s]
         return [t for prev, t in zip([onset_s, *times], times)
                 if t >= earliest_s and t - prev >= HIT_PAUSE_S]
 
     # ------------------------------------------------------------------ judging
-
-    def _syllables_between(self, start_s: float, end_s: float) -> tuple[float, ...]:
-        return tuple(s.time_s for s in self._syllables if start_s <= s.time_s < end_s)
 
     def _judge_silence(self, slot: Slot, expected_s: float, final: bool) -> SlotVerdict:
         """Silence is due: a word that starts near the beat is a mistake.
@@ -917,14 +860,14 @@ class Referee:
         reach = SILENCE_SEARCH_FRACTION * period
         right_after_word = self._last_heard_s >= max(0.0, expected_s - RIGHT_AFTER_PERIODS
                                                      * period)  # (-1: none heard yet)
-        starts = self._word_starts_between(expected_s - reach, expected_s + reach,
+        starts = self.hearing.word_starts_between(expected_s - reach, expected_s + reach,
                                            syllable_fallback=right_after_word)
         onset = starts[0] if starts else None
         if onset is None:
             return SlotVerdict(slot, expected_s, None, HeardSlot("SILENCE", True), verdict="ok")
         end = self._word_end(onset, final) or onset + 0.5 * period
-        samples = self._samples(onset - LEAD_IN_S, end)
-        syllables = self._syllables_between(onset, end)
+        samples = self.hearing.samples(onset - LEAD_IN_S, end)
+        syllables = self.hearing.syllables_between(onset, end)
         heard = self.recognizer.recognize_slot(samples, slot.expected, slot, syllables)
         if heard.accepted or heard.label in SILENCE_LABELS:
             return SlotVerdict(slot, expected_s, None, heard, syllables, verdict="ok")
@@ -937,7 +880,7 @@ class Referee:
         due = _due_text(slot.expected)
         start_heard = onset is not None
         if onset is None:
-            samples = self._samples(expected_s - 0.25 * self._tracker.period_s, end_s)
+            samples = self.hearing.samples(expected_s - 0.25 * self._tracker.period_s, end_s)
             heard = self.recognizer.recognize_slot(samples, slot.expected, slot, ())
             if not heard.accepted or heard.label in SILENCE_LABELS:
                 return SlotVerdict(slot, expected_s, None, heard, verdict="mistake",
@@ -951,8 +894,8 @@ class Referee:
                 # heard, and it starts past the search window: off the beat by the
                 # rulings (more than T/2 late), not a word on time without a start
                 onset = late_s
-        samples = self._samples(onset - LEAD_IN_S, end_s)
-        syllables = self._syllables_between(onset, end_s)
+        samples = self.hearing.samples(onset - LEAD_IN_S, end_s)
+        syllables = self.hearing.syllables_between(onset, end_s)
         heard = self.recognizer.recognize_slot(samples, slot.expected, slot, syllables)
         if self._is_fading_tail(onset, heard, slot.expected):
             return SlotVerdict(slot, expected_s, None, heard, verdict="mistake",
@@ -965,7 +908,7 @@ class Referee:
         if heard.accepted and slot.expected.voiced and start_heard:
             # (quiet and loud words too: the median of the last few stays the group's,
             # and under challenge 1 every word is whispered)
-            self._word_start_levels_db.append(self._onset_level_db(onset))
+            self._word_start_levels_db.append(self.hearing.onset_level_db(onset))
         if not heard.accepted:
             kind = _content_mistake(slot.expected, heard.label)
             return replace(base, verdict="mistake", mistake=kind,
@@ -993,7 +936,7 @@ class Referee:
         Such a syllable starts no word and is much softer than the group's normal words (the
         voices of a group do not end together); it is not a word of this slot.
         """
-        if any(w.time_s == onset_s for w in self._word_starts) or heard.level_db is None:
+        if any(w.time_s == onset_s for w in self.hearing.word_starts) or heard.level_db is None:
             return False
         if not self._normal_levels_db or expected.modifier is not None:
             return False
@@ -1108,7 +1051,7 @@ class Referee:
             slots=tuple(slots),
             mistake=self.mistake,
             result=result,
-            percussion_s=tuple(p.time_s for p in self.percussion),
+            percussion_s=tuple(p.time_s for p in self.hearing.percussion),
             duration_s=self.time_s,
             sample_rate=self.sr,
         )
@@ -1117,17 +1060,6 @@ class Referee:
 # syllables of the longer words a card can ask for (every other word and name: one)
 _SYLLABLES = {MIEZEKATZE: 4, "WINKEKATZE": 4, "WUIKKIWUIKKI": 4, "WAVING CAT": 3,
               "DING DONG": 2, "MIAU": 2}
-
-
-def peak_level_db(samples: np.ndarray, frame_samples: int) -> float:
-    """The power of the loudest whole frame of `samples` [dB re full scale].
-
-    It is -120 dB when there is not one whole frame.
-    """
-    frames = frame_signal(np.asarray(samples, dtype=np.float64), frame_samples, frame_samples)
-    if len(frames) == 0:
-        return -120.0
-    return float(10.0 * np.log10(np.max(np.mean(frames ** 2, axis=1)) + 1e-12))
 
 
 def _first_of_series(hits_s: Sequence[float], hit_s: float) -> float:
@@ -1283,7 +1215,7 @@ class JudgeReport:
             "mistake": mistake,
             "result": self.result,
             "timing": timing,
-            "percussion": [{"time_s": _r(t)} for t in self.percussion_s],
+            "percussion": [{"time_s": _r(t)} for t in self.hearing.percussion_s],
             **self.extra,
         }
 
