@@ -591,11 +591,11 @@ class Referee:
         earliest = (min(expected_s, pending.onset_s + beats_after * period)
                     - SEARCH_FRACTION * period)
         latest = pending.onset_s + beats_after * period * 2.0
-        later = self.hearing.word_starts_between(earliest, latest, syllable_fallback=False)
+        later = self._word_starts_between(earliest, latest, syllable_fallback=False)
         if not later:
             if horizon < latest and not final:
                 return None  # syllables stand in for word starts only once all are in
-            later = self.hearing.word_starts_between(earliest, latest)
+            later = self._word_starts_between(earliest, latest)
         if not slot.expected.voiced:
             return SlotVerdict(slot, expected_s, later[0] if later else None, None)
         return SlotVerdict(slot, expected_s, later[0] if later else None, None,
@@ -860,7 +860,7 @@ class Referee:
         reach = SILENCE_SEARCH_FRACTION * period
         right_after_word = self._last_heard_s >= max(0.0, expected_s - RIGHT_AFTER_PERIODS
                                                      * period)  # (-1: none heard yet)
-        starts = self.hearing.word_starts_between(expected_s - reach, expected_s + reach,
+        starts = self._word_starts_between(expected_s - reach, expected_s + reach,
                                            syllable_fallback=right_after_word)
         onset = starts[0] if starts else None
         if onset is None:
@@ -1215,7 +1215,7 @@ class JudgeReport:
             "mistake": mistake,
             "result": self.result,
             "timing": timing,
-            "percussion": [{"time_s": _r(t)} for t in self.hearing.percussion_s],
+            "percussion": [{"time_s": _r(t)} for t in self.percussion_s],
             **self.extra,
         }
 
