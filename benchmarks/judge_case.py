@@ -91,9 +91,9 @@ def main() -> None:
         for line in layers.get(verdict.slot.index, ()):
             print("       ", line)
     if args.solos:
-        accepted = sorted(k for k, ok in referee._solo_checks.items() if ok)
+        accepted = sorted(k for k, ok in referee.solo_finder.solo_words.items() if ok)
         print("solo words heard at", [(round(a, 3), round(b, 3)) for a, b in accepted])
-        for (first, second), (hits, _) in sorted(referee._kept.items()):
+        for (first, second), (hits, _) in sorted(referee.solo_finder.beats_kept.items()):
             print(f"  pair {first:.3f} {second:.3f} kept {hits}")
     if args.onsets:
         hearing = referee.hearing

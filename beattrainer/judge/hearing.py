@@ -11,6 +11,8 @@ import numpy as np
 from beattrainer.dsp.features import frame_signal
 from beattrainer.events import Onset, OnsetKind
 
+MIN_SYLLABLE_GAP_S = 0.05    # a new word starts at least this long after a syllable
+LEAD_IN_S = 0.03             # slot audio starts this long before the heard onset
 ONSET_LEVEL_S = 0.16         # an onset's level: its loudest frame within this long [s]
                              # (a MIEZEKATZE's /m/ may hold 120 ms before its vowel)
 LEVEL_FRAME_S = 0.02         # ... of frames this long [s]
