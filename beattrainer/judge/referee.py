@@ -10,36 +10,45 @@ recognizer are passed in.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from enum import Enum
-from typing import Iterable, Protocol, Sequence
+from dataclasses import dataclass, replace
+from typing import Iterable, Sequence
 
 import numpy as np
 
-from beattrainer.dsp.tempo import (
-    TempoTracker,
-)
+from beattrainer.dsp.tempo import TempoTracker
 from beattrainer.events import Onset
-from beattrainer.judge.expected import expected_syllables
+from beattrainer.judge.expected import (
+    HIT_LABELS,
+    WORD_SPAN_FRACTION,
+    expected_syllables,
+    free_syllables,
+    is_hit,
+    is_plain,
+    runs_long,
+    word_span_s,
+)
 from beattrainer.judge.hearing import LEAD_IN_S, MIN_SYLLABLE_GAP_S, Hearing
 from beattrainer.judge.solos import SoloFinder
+from beattrainer.judge.tolerances import Tolerances
+from beattrainer.judge.verdicts import (
+    SILENCE_LABELS,
+    HeardSlot,
+    JudgeReport,
+    MistakeKind,
+    SlotRecognizer,
+    SlotVerdict,
+    content_mistake,
+    drift_message,
+    due_text,
+    heard_text,
+)
 from beattrainer.mzkz.model import Expected, Modifier, Performance, Role, Slot, Sound
-
-# Tolerances of the "normal" strictness (rulings section 5).
-OFF_BEAT_MIN_S = 0.120       # a word is off the beat beyond max(120 ms, 10% of T)
-OFF_BEAT_FRACTION = 0.10
-DRIFT_LIMIT = 0.15           # the group's period may drift 15% from the solos'
-TIERS_MS = (25, 50, 100)     # timing feedback, not mistakes
-STRICTNESS_SCALE = {"lenient": 1.5, "normal": 1.0, "strict": 0.67}
 
 SEARCH_FRACTION = 0.5        # a slot's word start is looked for within +-T/2
 FADING_TAIL_DB = 12.0        # a wordless syllable this much under the normal words is a tail
 SILENCE_SEARCH_FRACTION = 0.35  # a voice in a silent slot starts within +-0.35 T
 RIGHT_AFTER_PERIODS = 1.5     # a word heard this many periods before a slot is right before it
 NOISE_ONSET_DB = 20.0        # an onset this much under the loudest one near the beat is noise
-SILENCE_LABELS = {"SILENCE", "NOISE", "PERCUSSION"}
-HIT_LABELS = {"KISS", "SQUEAK"}  # sounds the onset detector reports as percussion
-WORD_SPAN_FRACTION = 0.85  # a word's syllables start within this much of a period
 HIT_PAUSE_S = 0.6  # [s] squeaks of one squeezing follow each other faster than this
 SAME_HIT_DB = 4.0  # ... and lie this close in level [dB]
 HIT_SLOT_S = 0.5  # a kiss's slot audio ends this long after its hit [s]
@@ -48,103 +57,6 @@ WORD_MAX_GAP_S = 0.6  # a word's syllables follow each other closer than this [s
                       # start of a word of several syllables
 SLOW_WORD_S = 2.0  # a slow MIEZEKATZE's syllables start within this long [s] (or a
                    # period; the clip library's span 1.05-1.43 s)
-
-
-class MistakeKind(str, Enum):
-    """The mistake kinds of the contract (rulings section 5)."""
-
-    MISSING = "missing"
-    UNEXPECTED_SOUND = "unexpected_sound"
-    WRONG_WORD = "wrong_word"
-    OFF_BEAT = "off_beat"
-    WRONG_DYNAMICS = "wrong_dynamics"
-    TEMPO_DRIFT = "tempo_drift"
-
-
-@dataclass(frozen=True)
-class HeardSlot:
-    """What the recognizer made of one slot's audio."""
-
-    label: str                    # MIEZEKATZE, YEAH, ..., MIEZEKATZE/quiet, SILENCE, NOISE
-    accepted: bool                # the expected item was heard
-    confidence: float | None = None
-    level_db: float | None = None
-
-
-class SlotRecognizer(Protocol):
-    """What the referee needs from a recognizer (see beattrainer.recognize)."""
-
-    def recognize_slot(self, samples: np.ndarray, expected: Expected, slot: Slot,
-                       syllable_onsets_s: Sequence[float]) -> HeardSlot: ...
-
-    def probe_slot(self, samples: np.ndarray, expected: Expected,
-                   slot: Slot) -> HeardSlot: ...  # recognize_slot without side effects
-
-    def learn_slot(self, samples: np.ndarray, expected: Expected, slot: Slot) -> None: ...
-
-
-@dataclass(frozen=True)
-class SlotVerdict:
-    """The judgement of one slot (the contract's slot object)."""
-
-    slot: Slot
-    expected_onset_s: float | None
-    heard_onset_s: float | None
-    heard: HeardSlot | None
-    syllable_onsets_s: tuple[float, ...] = ()
-    offset_ms: float | None = None
-    verdict: str = "ok"           # ok | mistake | not_judged
-    mistake: MistakeKind | None = None
-    message: str = ""
-
-    def to_json(self) -> dict:
-        """The contract's slot object."""
-        heard = None
-        if self.heard is not None:
-            heard = {
-                "onset_s": _r(self.heard_onset_s if self.heard_onset_s is not None
-                              else self.expected_onset_s or 0.0),
-                "label": self.heard.label,
-                "syllable_onsets_s": [_r(t) for t in self.syllable_onsets_s],
-                "level_db": _r(self.heard.level_db),
-                "confidence": _r(self.heard.confidence),
-            }
-        return {
-            "index": self.slot.index,
-            "round": self.slot.round,
-            "role": self.slot.role.value,
-            "card": self.slot.card,
-            "expected": self.slot.expected.to_json(),
-            "expected_onset_s": _r(self.expected_onset_s),
-            "heard": heard,
-            "offset_ms": _r(self.offset_ms, 1),
-            "verdict": self.verdict,
-        }
-
-
-def _r(value: float | None, digits: int = 4) -> float | None:
-    return None if value is None else round(float(value), digits)
-
-
-@dataclass(frozen=True)
-class Tolerances:
-    """Timing tolerances of one strictness."""
-
-    off_beat_min_s: float
-    off_beat_fraction: float
-    drift_limit: float
-
-    @classmethod
-    def for_strictness(cls, strictness: str) -> Tolerances:
-        """Scale the normal tolerances: lenient x1.5, strict x0.67."""
-        if strictness not in STRICTNESS_SCALE:
-            raise ValueError(f"strictness is one of {', '.join(STRICTNESS_SCALE)}")
-        k = STRICTNESS_SCALE[strictness]
-        return cls(OFF_BEAT_MIN_S * k, OFF_BEAT_FRACTION * k, DRIFT_LIMIT * k)
-
-    def off_beat_s(self, period_s: float) -> float:
-        """How far a word may be from its beat [s]."""
-        return max(self.off_beat_min_s, self.off_beat_fraction * period_s)
 
 
 @dataclass
@@ -295,7 +207,7 @@ class Referee:
         if horizon < search_end and (not final or self.time_s < search_end):
             return None  # its audio has not (or never) fully arrived: not judged
         onset = self._word_start_near(expected_s, period, slot.expected)
-        if _is_hit(slot.expected):
+        if is_hit(slot.expected):
             # a kiss or a squeak is as sharp as a clap: the detector reports it as
             # percussion, which is what this slot may sound like (09: the lead's
             # squeak in place of the others calling the lead's name)
@@ -306,8 +218,8 @@ class Referee:
         if slot.expected.sound is Sound.SILENCE:
             return self._judge_silence(slot, expected_s, final)
         end_s = self._word_end(onset if onset is not None else expected_s, final,
-                               free=_runs_long(slot.expected),
-                               syllables=_free_syllables(slot.expected),
+                               free=runs_long(slot.expected),
+                               syllables=free_syllables(slot.expected),
                                hit_follows=self._hit_follows(slot))
         if end_s is None:
             return None
@@ -348,7 +260,7 @@ class Referee:
             # a silent slot cannot anchor: it passes, the next heard slot anchors
             self._action_passed = self._action_passed or bool(slot.expected.percussion)
             return SlotVerdict(slot, None, None, None, verdict="ok")
-        if _is_hit(slot.expected):
+        if is_hit(slot.expected):
             later = sorted([*later, *(p.time_s for p in self.hearing.percussion
                                       if p.time_s > start)])
         if slot.role is Role.FINAL and (later or final):
@@ -366,8 +278,8 @@ class Referee:
         if not words and not (final and later):
             return None  # not heard yet (at the end of the stream: never)
         onset = (words or later)[0]
-        end_s = self._word_end(onset, final, free=_runs_long(slot.expected),
-                               syllables=_free_syllables(slot.expected),
+        end_s = self._word_end(onset, final, free=runs_long(slot.expected),
+                               syllables=free_syllables(slot.expected),
                                hit_follows=self._hit_follows(slot))
         if end_s is None:
             return None
@@ -563,7 +475,7 @@ class Referee:
     def _hit_follows(self, slot: Slot) -> bool:
         """Whether the slot after `slot` is a kiss or a squeak."""
         i = self.slots.index(slot) + 1
-        return i < len(self.slots) and _is_hit(self.slots[i].expected)
+        return i < len(self.slots) and is_hit(self.slots[i].expected)
 
     def _anchor_is_hit(self, slot: Slot) -> bool:
         """Whether the slot that anchors the grid after free-timing `slot` is a kiss or a squeak.
@@ -573,7 +485,7 @@ class Referee:
         """
         for later in self.slots[self.slots.index(slot) + 1:]:
             if later.expected.sound is not Sound.SILENCE:
-                return _is_hit(later.expected)
+                return is_hit(later.expected)
         return False
 
     def _hits_after_pause(self, onset_s: float, earliest_s: float) -> list[float]:
@@ -612,11 +524,11 @@ class Referee:
             return SlotVerdict(slot, expected_s, None, heard, syllables, verdict="ok")
         return SlotVerdict(slot, expected_s, onset, heard, syllables, verdict="mistake",
                            mistake=MistakeKind.UNEXPECTED_SOUND,
-                           message=f"silence was due, {_heard_text(heard.label)} was heard")
+                           message=f"silence was due, {heard_text(heard.label)} was heard")
 
     def _judge_voiced(self, slot: Slot, expected_s: float | None, onset: float | None,
                       end_s: float, timed: bool) -> SlotVerdict:
-        due = _due_text(slot.expected)
+        due = due_text(slot.expected)
         start_heard = onset is not None
         if onset is None:
             samples = self.hearing.samples(expected_s - 0.25 * self._tracker.period_s, end_s)
@@ -642,16 +554,16 @@ class Referee:
                                message=f"{due} was due, nothing was heard")
         offset_ms = (onset - expected_s) * 1000.0 if (timed and expected_s is not None) else None
         base = SlotVerdict(slot, expected_s, onset, heard, syllables, offset_ms)
-        if heard.accepted and heard.level_db is not None and _plain(slot.expected):
+        if heard.accepted and heard.level_db is not None and is_plain(slot.expected):
             self._normal_levels_db.append(heard.level_db)
         if heard.accepted and slot.expected.voiced and start_heard:
             # (quiet and loud words too: the median of the last few stays the group's,
             # and under challenge 1 every word is whispered)
             self._word_start_levels_db.append(self.hearing.onset_level_db(onset))
         if not heard.accepted:
-            kind = _content_mistake(slot.expected, heard.label)
+            kind = content_mistake(slot.expected, heard.label)
             return replace(base, verdict="mistake", mistake=kind,
-                           message=f"{due} was due, {_heard_text(heard.label)} was heard")
+                           message=f"{due} was due, {heard_text(heard.label)} was heard")
         if offset_ms is not None and abs(offset_ms) > 1000 * self.tolerances.off_beat_s(
                 self._tracker.period_s):
             side = "late" if offset_ms > 0 else "early"
@@ -717,7 +629,7 @@ class Referee:
                 pass  # a silent free slot while the grid is lost: keep looking from before
             elif slot.expected.voiced or slot.expected.sound is Sound.NONVERBAL:
                 self._after_free_from_s = self._word_end(
-                    start, final=True, free=True, syllables=_free_syllables(slot.expected),
+                    start, final=True, free=True, syllables=free_syllables(slot.expected),
                     hit_follows=self._anchor_is_hit(slot)) - 0.01
             else:
                 self._after_free_from_s = start + 0.5 * self._tracker.period_s
@@ -726,7 +638,7 @@ class Referee:
             drift = self._tracker.drift
             if abs(drift) > self.tolerances.drift_limit:
                 drifted = replace(verdict, verdict="mistake", mistake=MistakeKind.TEMPO_DRIFT,
-                                  message=_drift_message(drift))
+                                  message=drift_message(drift))
                 self.verdicts[-1] = drifted
                 out[-1] = drifted
                 self.mistake = drifted
@@ -736,7 +648,7 @@ class Referee:
         if verdict.heard_onset_s is not None:
             self._last_heard_s = verdict.heard_onset_s
             self._last_heard_syllables = expected_syllables(verdict.slot.expected)
-            self._last_heard_span_s = _word_span_s(verdict.slot.expected,
+            self._last_heard_span_s = word_span_s(verdict.slot.expected,
                                                    self._tracker.period_s)
 
     def _resolve_pending(self, next_onset: tuple[int, float] | None) -> list[SlotVerdict]:
@@ -758,7 +670,7 @@ class Referee:
             drift = local / tracker.solo_period_s - 1.0 if local else 0.0
             if not back_on_grid and abs(drift) > self.tolerances.drift_limit:
                 verdict = replace(verdict, mistake=MistakeKind.TEMPO_DRIFT,
-                                  message=_drift_message(drift))
+                                  message=drift_message(drift))
         self.verdicts.append(verdict)
         self.mistake = verdict
         return [verdict]
@@ -809,149 +721,3 @@ def _first_of_series(hits_s: Sequence[float], hit_s: float) -> float:
             break
         first = t
     return first
-
-
-def _is_hit(expected: Expected) -> bool:
-    """A kiss or a squeak is due (09: the lead may squeak instead of the name)."""
-    return expected.sound is Sound.NONVERBAL or bool(set(expected.labels) & HIT_LABELS)
-
-
-def _word_span_s(expected: Expected, period_s: float) -> float:
-    """How long after its onset a word's syllables may start [s].
-
-    Within its beat, but a slow or free-timing word may take longer.
-    """
-    if expected.free_timing or expected.modifier is Modifier.SLOW:
-        return float("inf")
-    return WORD_SPAN_FRACTION * period_s
-
-
-def _plain(expected: Expected) -> bool:
-    """A word said the normal way (no quiet, loud, high, slow, whisper)."""
-    return expected.voiced and expected.modifier is None
-
-
-def _runs_long(expected: Expected) -> bool:
-    """Whether a slot's own sound may run long (a free-timing card's slow word, squeaks).
-
-    A called name (09, 13) is one word, and the free pause follows it: heard
-    over up to three periods, a single voice's short name came with the next
-    card's dice roll or the room, and sounded like neither.
-    """
-    return expected.free_timing and expected.sound is not Sound.WORD
-
-
-def _free_syllables(expected: Expected) -> int:
-    """Syllables that bound a free-timing MIEZEKATZE (slow-mo); 0 when not counted."""
-    return 4 if expected.free_timing and expected.sound is Sound.MZKZ else 0
-
-
-def _due_text(expected: Expected) -> str:
-    if expected.sound is Sound.SILENCE:
-        return "silence"
-    text = " or ".join(expected.labels) or expected.sound.value
-    if expected.modifier:
-        return f"{text} ({expected.modifier.value})"
-    return text
-
-
-def _heard_text(label: str) -> str:
-    if label in SILENCE_LABELS:
-        return "nothing" if label == "SILENCE" else label.lower()
-    if "/" in label:
-        word, modifier = label.split("/", 1)
-        return f"{word} ({modifier})"
-    return label
-
-
-def _content_mistake(expected: Expected, label: str) -> MistakeKind:
-    """Which mistake a rejected label is: nothing, the wrong dynamics, or a wrong word."""
-    if label in SILENCE_LABELS:
-        return MistakeKind.MISSING
-    word = label.split("/", 1)[0]
-    # the right word, yet rejected: only how it was said can be wrong
-    return MistakeKind.WRONG_DYNAMICS if word in expected.labels else MistakeKind.WRONG_WORD
-
-
-def _drift_message(drift: float) -> str:
-    way = "slowed down" if drift > 0 else "rushed"
-    return f"the group {way} {abs(drift) * 100:.0f}% from the solos' tempo"
-
-
-@dataclass(frozen=True)
-class JudgeReport:
-    """Everything the referee found in one performance."""
-
-    performance: Performance
-    period_s: float | None
-    final_period_s: float | None
-    slots: tuple[SlotVerdict, ...]
-    mistake: SlotVerdict | None
-    result: str
-    percussion_s: tuple[float, ...]
-    duration_s: float
-    sample_rate: int
-    audio_path: str | None = None
-    channels: int = 1
-    lead: str | None = None
-    extra: dict = field(default_factory=dict)
-
-    def timed_offsets_ms(self) -> list[float]:
-        """Offsets of the slots judged for timing [ms]."""
-        return [v.offset_ms for v in self.slots if v.offset_ms is not None]
-
-    def to_json(self) -> dict:
-        """The `beattrainer.judge-report/1` contract object."""
-        offsets = np.array(self.timed_offsets_ms(), dtype=float)
-        drift_pct = None
-        if self.period_s and self.final_period_s:
-            drift_pct = round((self.final_period_s / self.period_s - 1.0) * 100.0, 2)
-        timing = {
-            "slots_timed": int(len(offsets)),
-            "mean_offset_ms": _r(offsets.mean(), 1) if len(offsets) else None,
-            "mean_abs_offset_ms": _r(np.abs(offsets).mean(), 1) if len(offsets) else None,
-            "std_offset_ms": _r(offsets.std(), 1) if len(offsets) else None,
-            "max_abs_offset_ms": _r(np.abs(offsets).max(), 1) if len(offsets) else None,
-            "tempo_drift_pct": drift_pct,
-            "tiers": {f"within_{t}ms": int((np.abs(offsets) <= t).sum()) for t in TIERS_MS},
-        }
-        mistake = None
-        if self.mistake is not None:
-            m = self.mistake
-            mistake = {
-                "slot": m.slot.index,
-                "kind": m.mistake.value,
-                "time_s": _r(m.heard_onset_s if m.heard_onset_s is not None
-                             else (m.expected_onset_s or 0.0)),
-                "message": describe_slot(m.slot) + ": " + m.message,
-            }
-        perf = self.performance
-        return {
-            "schema": "beattrainer.judge-report/1",
-            "audio": {"path": self.audio_path, "sample_rate": self.sample_rate,
-                      "duration_s": _r(self.duration_s), "channels": self.channels},
-            "performance": {"cards": list(perf.cards_in_play), "challenge": perf.challenge,
-                            "lead": self.lead, "mode": perf.mode, "number": perf.number},
-            "tempo": {"period_s": _r(self.period_s), "bpm": _r(60.0 / self.period_s, 2)
-                      if self.period_s else None,
-                      "final_period_s": _r(self.final_period_s)},
-            "slots": [v.to_json() for v in self.slots],
-            "mistake": mistake,
-            "result": self.result,
-            "timing": timing,
-            "percussion": [{"time_s": _r(t)} for t in self.percussion_s],
-            **self.extra,
-        }
-
-
-def describe_slot(slot: Slot) -> str:
-    """'round 2, card 3 (04)' / 'solo 1' / 'final move'."""
-    if slot.role is Role.SOLO:
-        return f"solo {slot.index + 1}"
-    if slot.role is Role.FINAL:
-        return "final move"
-    return f"round {slot.round}, card {slot.position} ({slot.card})"
-
-
-__all__ = ["Referee", "JudgeReport", "SlotVerdict", "HeardSlot", "MistakeKind", "Tolerances",
-           "describe_slot"]

@@ -8,7 +8,7 @@ onsets and a `TempoTracker` on their grid.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
 import numpy as np
 
@@ -21,10 +21,9 @@ from beattrainer.dsp.tempo import (
 )
 from beattrainer.judge.expected import expected_syllables
 from beattrainer.judge.hearing import LEAD_IN_S, MIN_SYLLABLE_GAP_S, Hearing
+from beattrainer.judge.tolerances import Tolerances
+from beattrainer.judge.verdicts import SlotRecognizer
 from beattrainer.mzkz.model import MIEZEKATZE, Role, Slot
-
-if TYPE_CHECKING:
-    from beattrainer.judge.referee import SlotRecognizer, Tolerances
 
 SOLO_CHECK_S = 1.2           # a solo's last syllable starts within this [s]
 SOLO_TAIL_S = 0.3            # ... and lasts this long
