@@ -91,12 +91,13 @@ def main() -> None:
         for line in layers.get(verdict.slot.index, ()):
             print("       ", line)
     if args.solos:
-        accepted = sorted(k for k, ok in referee._solo_checks.items() if ok)
+        accepted = sorted(k for k, ok in referee.solo_finder.solo_words.items() if ok)
         print("solo words heard at", [(round(a, 3), round(b, 3)) for a, b in accepted])
-        for (first, second), (hits, _) in sorted(referee._kept.items()):
+        for (first, second), (hits, _) in sorted(referee.solo_finder.beats_kept.items()):
             print(f"  pair {first:.3f} {second:.3f} kept {hits}")
     if args.onsets:
-        events = sorted([*referee._syllables, *referee.percussion], key=lambda o: o.time_s)
+        hearing = referee.hearing
+        events = sorted([*hearing.syllables, *hearing.percussion], key=lambda o: o.time_s)
         for o in events:
             assert isinstance(o, Onset)
             tag = "p" if o.kind is OnsetKind.PERCUSSION else ("w" if o.starts_word else " ")

@@ -68,7 +68,7 @@ def slot_windows(truth: dict, n_samples: int):
         anchor = slot["word_onset_s"]
         if anchor is None:
             anchor = slot["expected_onset_s"]
-        # (a called name is heard over one period like any word: judge._runs_long)
+        # (a called name is heard over one period like any word: judge.expected.runs_long)
         free = bool(slot["expected"].get("free_timing")) and slot["expected"]["sound"] != "word"
         later = [t for t in onsets if t >= anchor + 0.5 * period]
         end = min(later[0] if later else n_samples / sr, anchor + (3.0 if free else 1.0) * period)

@@ -1,0 +1,111 @@
+"""What was heard so far: the audio that arrived, the detector's onsets and their levels.
+
+The referee and the solo finder both read it; it only stores and measures, it judges nothing.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from beattrainer.dsp.features import frame_signal
+from beattrainer.events import Onset, OnsetKind
+
+MIN_SYLLABLE_GAP_S = 0.05    # a new word starts at least this long after a syllable
+LEAD_IN_S = 0.03             # slot audio starts this long before the heard onset
+ONSET_LEVEL_S = 0.16         # an onset's level: its loudest frame within this long [s]
+                             # (a MIEZEKATZE's /m/ may hold 120 ms before its vowel)
+LEVEL_FRAME_S = 0.02         # ... of frames this long [s]
+HIT_LEVEL_S = 0.06  # a hit's level: its loudest frame within this long [s] ...
+HIT_FRAME_S = 0.01  # ... of frames this long [s]
+
+
+class Hearing:
+    """The audio blocks and onset events of one stream, kept as they arrive.
+
+    Parameters
+    ----------
+    sr : rate of the blocks [Hz]
+    """
+
+    def __init__(self, sr: int) -> None:
+        self.sr = sr
+        self._chunks: list[np.ndarray] = []
+        self._audio = np.zeros(0, dtype=np.float32)
+        self.n_samples = 0
+        self.word_starts: list[Onset] = []
+        self.syllables: list[Onset] = []
+        self.percussion: list[Onset] = []
+        self._onset_levels_db: dict[float, float] = {}
+
+    @property
+    def time_s(self) -> float:
+        """Audio consumed so far [s]."""
+        return self.n_samples / self.sr
+
+    def take_block(self, block: np.ndarray) -> None:
+        """Keep one mono float32 block of audio."""
+        self._chunks.append(block)
+        self.n_samples += len(block)
+
+    def take_events(self, events: Sequence) -> None:
+        """Keep the detector's onsets: syllables (some starting a word) and percussive hits."""
+        for event in events:
+            if not isinstance(event, Onset):
+                continue
+            if event.kind is OnsetKind.PERCUSSION:
+                self.percussion.append(event)
+            else:
+                self.syllables.append(event)
+                if event.starts_word:
+                    self.word_starts.append(event)
+
+    def samples(self, start_s: float, end_s: float) -> np.ndarray:
+        """Audio between two stream times (clipped to what has arrived)."""
+        if self._chunks:
+            self._audio = np.concatenate([self._audio, *self._chunks])
+            self._chunks = []
+        a = max(0, int(round(start_s * self.sr)))
+        b = min(len(self._audio), int(round(end_s * self.sr)))
+        return self._audio[a:b] if b > a else np.zeros(0, dtype=np.float32)
+
+    def syllables_between(self, start_s: float, end_s: float) -> tuple[float, ...]:
+        """The syllable onsets in [start_s, end_s) [s]."""
+        return tuple(s.time_s for s in self.syllables if start_s <= s.time_s < end_s)
+
+    def hits_between(self, start_s: float, end_s: float) -> int:
+        """How many percussive hits the detector heard in [start_s, end_s)."""
+        return sum(start_s <= p.time_s < end_s for p in self.percussion)
+
+    def hit_level_db(self, hit_s: float) -> float:
+        """How loud a hit is: its loudest `HIT_FRAME_S` frame within `HIT_LEVEL_S` [dB]."""
+        return peak_level_db(self.samples(hit_s, hit_s + HIT_LEVEL_S), int(HIT_FRAME_S * self.sr))
+
+    def level_before_db(self, onset_s: float) -> float:
+        """How loud the sound just before `onset_s` is: its loudest frame within `ONSET_LEVEL_S`."""
+        return peak_level_db(self.samples(onset_s - ONSET_LEVEL_S, onset_s),
+                             int(LEVEL_FRAME_S * self.sr))
+
+    def onset_level_db(self, onset_s: float) -> float:
+        """How loud the sound starting at `onset_s` gets [dB] (cached once heard).
+
+        The level of its loudest `LEVEL_FRAME_S` frame within `ONSET_LEVEL_S`.
+        """
+        if onset_s in self._onset_levels_db:
+            return self._onset_levels_db[onset_s]
+        level_db = peak_level_db(self.samples(onset_s, onset_s + ONSET_LEVEL_S),
+                                 int(LEVEL_FRAME_S * self.sr))
+        if self.n_samples >= (onset_s + ONSET_LEVEL_S) * self.sr:
+            self._onset_levels_db[onset_s] = level_db
+        return level_db
+
+
+def peak_level_db(samples: np.ndarray, frame_samples: int) -> float:
+    """The power of the loudest whole frame of `samples` [dB re full scale].
+
+    It is -120 dB when there is not one whole frame.
+    """
+    frames = frame_signal(np.asarray(samples, dtype=np.float64), frame_samples, frame_samples)
+    if len(frames) == 0:
+        return -120.0
+    return float(10.0 * np.log10(np.max(np.mean(frames ** 2, axis=1)) + 1e-12))

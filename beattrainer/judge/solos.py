@@ -1,0 +1,324 @@
+"""The lead's two solos: where they are heard, and the first tempo they set.
+
+The lead says MIEZEKATZE twice alone; the group joins on the beat they set. `SoloFinder`
+looks for that pair in what was heard so far (`Hearing`) as the audio arrives, asking the
+recognizer whether a stretch of audio sounds like the solo's word, and gives the solos'
+onsets and a `TempoTracker` on their grid.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from beattrainer.dsp.tempo import (
+    MAX_PERIOD_S,
+    MIN_PERIOD_S,
+    TempoTracker,
+    fit_line,
+    refine_solo_onsets,
+)
+from beattrainer.judge.expected import expected_syllables
+from beattrainer.judge.hearing import LEAD_IN_S, MIN_SYLLABLE_GAP_S, Hearing
+from beattrainer.judge.tolerances import Tolerances
+from beattrainer.judge.verdicts import SlotRecognizer
+from beattrainer.mzkz.model import MIEZEKATZE, Role, Slot
+
+SOLO_CHECK_S = 1.2           # a solo's last syllable starts within this [s]
+SOLO_TAIL_S = 0.3            # ... and lasts this long
+SOLO_MAX_GAP_S = 0.6         # a solo's syllables follow each other closer than this
+SOLO_CONFIRM_WORDS = 2       # the group's first words that confirm the solos' beat
+SOLO_SPARE_WORDS = 1         # ... of this many more: the group's first word may be its mistake
+SOLO_BEFORE_SOUNDS = 1       # a solo word a beat before the pair shows this many onsets
+MISFIT_MARGIN_S = 0.05       # of two pairs that fit as well, the one whose line the group's
+                             # words keep this much closer [s] wins (not the earlier one)
+CONFIRM_REACH = 1.5          # ... within 1.5 times the off-beat tolerance
+CONFIRM_PRIOR = 0.5          # ... following the group's beat as it settles
+
+
+@dataclass(frozen=True)
+class Solos:
+    """The lead's two solos as taken: their onsets [s] and the tempo tracker on their grid."""
+
+    onsets_s: tuple[float, float]
+    tracker: TempoTracker
+
+
+class SoloFinder:
+    """Find the lead's two solo words in what was heard so far.
+
+    Parameters
+    ----------
+    hearing : what was heard so far (shared with the referee)
+    slots : the performance's slots of voice 0; the first two are the solos
+    recognizer : a `SlotRecognizer`; its ``probe_slot`` tells whether audio sounds like a solo
+    tolerances : the strictness's timing tolerances
+    """
+
+    def __init__(self, hearing: Hearing, slots: Sequence[Slot], recognizer: SlotRecognizer,
+                 tolerances: Tolerances) -> None:
+        self.hearing = hearing
+        self.slots = slots
+        self.recognizer = recognizer
+        self.tolerances = tolerances
+        # (onset, end) [s] -> whether that audio sounds like a solo
+        self.solo_words: dict[tuple[float, float], bool] = {}
+        self._solo_alikes = frozenset(label for s in self.slots if MIEZEKATZE in s.expected.labels
+                                      for label in s.expected.labels)
+        # solo pair -> (words on its beat, those words as (beat, onset))
+        self.beats_kept: dict[tuple[float, float], tuple[int, tuple[tuple[int, float], ...]]] = {}
+
+    def find(self, horizon: float, final: bool) -> Solos | None:
+        """The lead's two solo words and the tempo they set; None while not found (yet).
+
+        `horizon` is the stream time up to which the detector has reported onsets [s];
+        `final` is True at the end of the stream.
+
+        Any syllable onset may start a solo (noise before the lead may glue onto
+        the first word, so it need not be flagged as a word start), but only when
+        the recognizer hears the solo's word from there: a cough, a chair or the
+        room's chatter must not set the beat. Each pair heard that way is scored by
+        how the performance around it fits: the group's next
+        words on its beat, nothing heard between the two solos, and no solo word a
+        beat before the first. The earliest pair that fits fully is taken at once;
+        otherwise the best-scoring one (of equals, the earliest, unless the group's
+        words keep a later one's line clearly closer), once every pair that could
+        compete with it is heard and decided (so a stream decides as the whole
+        file would).
+        """
+        onsets = [s.time_s for s in self.hearing.syllables]
+        solo_syllables = expected_syllables(self.slots[0].expected)
+        best: tuple[int, float, float] | None = None   # (score, first, second)
+        waiting = False
+        for i, first in enumerate(onsets):
+            if best is not None and first > best[1] + MAX_PERIOD_S:
+                break
+            own = self._solo_syllables(i)
+            first_end = self._solo_end(onsets, i, solo_syllables)
+            if horizon < first_end and not final:
+                waiting = True
+                break  # the first solo is still being said
+            if self._noise_before_word(i, own) or not self._is_solo_word(first, first_end):
+                continue
+            said_s = own[min(len(own), solo_syllables) - 1]
+            # the recognizer heard the solo over its first syllables: before a second
+            # solo they are its own, even where a syllable the detector missed left a
+            # gap that looked like a pause between words
+            heard = [o for o in onsets[i:i + solo_syllables] if o <= first + SOLO_CHECK_S]
+            earliest = max(first + MIN_PERIOD_S, said_s + MIN_SYLLABLE_GAP_S)
+            for j in range(i + 1, len(onsets)):
+                second = onsets[j]
+                if not earliest <= second <= first + MAX_PERIOD_S:
+                    continue
+                second_end = min(self._solo_end(onsets, j, solo_syllables), 2 * second - first)
+                if horizon < second_end and not final:
+                    waiting = True
+                    break  # the second solo is still being said
+                if not self._is_solo_word(second, second_end):
+                    continue
+                if second < first_end - SOLO_TAIL_S and \
+                        not self._is_solo_word(first, second - MIN_SYLLABLE_GAP_S):
+                    # the first solo was heard only with the second one's audio (babble
+                    # before the lead's first solo)
+                    continue
+                hits, _, pending = self._beats_kept(first, second, horizon, final)
+                if pending:
+                    waiting = True
+                    continue
+                whole = heard if heard[-1] + MIN_SYLLABLE_GAP_S <= second else own
+                score = hits - self._sounds_between(first, max(own[-1], whole[-1]), second) \
+                    - self._solo_word_a_beat_before(first, second - first)
+                if score == SOLO_CONFIRM_WORDS and best is None and not waiting:
+                    # the earliest pair that fits fully (no earlier one still undecided:
+                    # a longer period is confirmed later)
+                    return self._take_solos(first, second)
+                if best is None or score > best[0] or (
+                        score == best[0] and self._misfit_s(first, second)
+                        < self._misfit_s(best[1], best[2]) - MISFIT_MARGIN_S):
+                    best = (score, first, second)
+            if horizon < first + MAX_PERIOD_S and not final:
+                waiting = True  # a later second solo may still come
+        else:
+            if best is not None and horizon < best[1] + MAX_PERIOD_S and not final:
+                waiting = True  # a later first solo may still come
+        if best is not None and (final or not waiting):
+            return self._take_solos(best[1], best[2])
+        return None
+
+    def _noise_before_word(self, i: int, own: list[float]) -> bool:
+        """True when the sound at syllable i is the room's noise glued onto the lead's first word.
+
+        Such a sound stops short of a solo, and a pause no solo has follows before more syllables
+        without a word start.
+        """
+        after = i + len(own)
+        syllables = self.hearing.syllables
+        return len(own) < expected_syllables(self.slots[0].expected) and \
+            after < len(syllables) and not syllables[after].starts_word and \
+            syllables[after].time_s - own[-1] > SOLO_MAX_GAP_S
+
+    def _sounds_between(self, first_s: float, first_said_s: float, second_s: float) -> int:
+        """What is heard between the first solo's own syllables and the second solo.
+
+        One per syllable and one more per word start, and one per percussive hit past the
+        first solo's span (a solo's /k/ or /ts/ may sound as one). The lead says one word and
+        then nothing until the second, so a pair two words apart (an octave error) or a pair
+        starting on noise before the lead shows sound here: in babble at 10 dB the detector
+        heard of the solo between such a pair only the hit of its KATZE.
+        """
+        between = [s for s in self.hearing.syllables
+                   if first_said_s + MIN_SYLLABLE_GAP_S <= s.time_s < second_s - MIN_SYLLABLE_GAP_S]
+        return len(between) + sum(s.starts_word for s in between) + \
+            self.hearing.hits_between(first_s + SOLO_CHECK_S + SOLO_TAIL_S,
+                                      second_s - MIN_SYLLABLE_GAP_S)
+
+    def _solo_word_a_beat_before(self, first_s: float, period_s: float) -> int:
+        """1 when a word heard as the solo's word starts a beat before `first_s`, else 0.
+
+        The beat is on the pair's own grid. Such a word means the pair is a word late (the group's
+        first words after the real solos fit it as well), since the room is quiet before the
+        lead's first solo (decisions: Beatz'n'Catz 8). Noise there is no such word.
+        """
+        reach = CONFIRM_REACH * self.tolerances.off_beat_s(period_s)
+        due_s = first_s - period_s
+        onsets = [s.time_s for s in self.hearing.syllables]
+        for k, w in enumerate(self.hearing.syllables):
+            if w.starts_word and abs(w.time_s - due_s) <= reach and \
+                    w.time_s < first_s - MIN_PERIOD_S and self._is_solo_word(
+                        w.time_s, self._solo_end(onsets, k, expected_syllables(
+                            self.slots[0].expected))):
+                return 1
+        return 0
+
+    def _beats_kept(self, first: float, second: float, horizon: float,
+                    final: bool) -> tuple[int, tuple[tuple[int, float], ...], bool]:
+        """How many of the group's first voiced words start on the beat the solos set, and which.
+
+        The beat is followed as the tracker would follow it; `SOLO_CONFIRM_WORDS` of one more,
+        since the group's first word may be its mistake and a pair two words apart always fits
+        fully. Gives the count, those words as (beat, onset [s]), and whether some may still come.
+        Cached once decided.
+        """
+        key = (first, second)
+        if key in self.beats_kept:
+            return (*self.beats_kept[key], False)
+        period = second - first
+        # generous: this finds the beat, it does not judge it (the solos' own onsets
+        # may be a little off, and the group settles in)
+        reach = CONFIRM_REACH * self.tolerances.off_beat_s(period)
+        beats, times = [0, 1], [first, second]
+        hits, checked = 0, 0
+        for slot in self.slots[2:]:
+            if hits == SOLO_CONFIRM_WORDS or checked == SOLO_CONFIRM_WORDS + SOLO_SPARE_WORDS \
+                    or slot.role is not Role.CARD:
+                break
+            if slot.expected.free_timing:
+                break  # the beat is found anew after it
+            if not slot.expected.voiced:
+                continue
+            a, b = fit_line(beats, times, period, prior_weight=CONFIRM_PRIOR)
+            due_s = a + b * slot.beat
+            if horizon < due_s + reach and not final:
+                return hits, (), True
+            checked += 1
+            near = [w.time_s for w in self.hearing.word_starts if abs(w.time_s - due_s) <= reach]
+            if near:
+                hits += 1
+                beats.append(slot.beat)
+                times.append(min(near, key=lambda t: abs(t - due_s)))
+        hits += max(0, SOLO_CONFIRM_WORDS - checked)  # nothing more to check against
+        confirmed = tuple(zip(beats[2:], times[2:]))
+        self.beats_kept[key] = (hits, confirmed)
+        return hits, confirmed, False
+
+    def _misfit_s(self, first: float, second: float) -> float:
+        """How far the group's words that kept a pair's beat lie from its line, on average [s].
+
+        The line is the one the pair sets; 0 without such words.
+        """
+        _, confirmed = self.beats_kept[(first, second)]
+        if not confirmed:
+            return 0.0
+        period = second - first
+        return float(np.mean([abs(t - (first + beat * period)) for beat, t in confirmed]))
+
+    def _take_solos(self, first: float, second: float) -> Solos:
+        """The grid from the solos, taking a solo onset the detector misheard from the line.
+
+        A misheard onset is one alone off the line of the other solo and the group's first words.
+        """
+        _, confirmed = self.beats_kept[(first, second)]
+        first, second, confirmed = self._solos_before(first, second, confirmed)
+        tracker = TempoTracker.from_solos(*refine_solo_onsets((first, second), confirmed))
+        return Solos((first, second), tracker)
+
+    def _solos_before(self, first: float, second: float, confirmed: tuple[tuple[int, float], ...]
+                      ) -> tuple[float, float, tuple[tuple[int, float], ...]]:
+        """The pair walked back while the solo's word is heard a beat before its first.
+
+        The room is quiet before the lead's first solo (decisions: Beatz'n'Catz 8), so such a
+        word means the pair is late: the group's first words after the real solos fit it as
+        well, where the detector missed a solo's start (`_solo_word_a_beat_before` sees only
+        heard starts). The word a beat before starts at the onset heard nearest its beat
+        (within the reach the group's words get), or on the beat where none was heard; the
+        detector must have heard `SOLO_BEFORE_SOUNDS` onsets of it, syllables or hits (the
+        recognizer alone took the even murmur of babble at 10-20 dB before the lead, where
+        the detector heard nothing, for a solo). Gives
+        the solos and the words after them as (beat, onset [s]).
+        """
+        period = second - first
+        reach = CONFIRM_REACH * self.tolerances.off_beat_s(period)
+        points = [(0, first), (1, second), *confirmed]
+        while True:
+            due_s = points[0][1] - period
+            if due_s < LEAD_IN_S:
+                break
+            near = [s.time_s for s in self.hearing.syllables if abs(s.time_s - due_s) <= reach]
+            onset = min(near, key=lambda t: abs(t - due_s), default=due_s)
+            end_s = min(onset + SOLO_CHECK_S + SOLO_TAIL_S, points[0][1] - MIN_SYLLABLE_GAP_S)
+            said = len(self.hearing.syllables_between(due_s - reach, end_s)) + \
+                self.hearing.hits_between(due_s - reach, end_s)
+            if said < SOLO_BEFORE_SOUNDS or not self._is_solo_word(onset, end_s):
+                break
+            points = [(0, onset), *((beat + 1, t) for beat, t in points)]
+        return points[0][1], points[1][1], tuple(points[2:])
+
+    def _solo_syllables(self, i: int) -> list[float]:
+        """The syllable onsets [s] of a solo starting at syllable i.
+
+        They run up to the next word start, a pause no solo has (`SOLO_MAX_GAP_S`: what follows is
+        another word, the one before was noise) or `SOLO_CHECK_S`.
+        """
+        own = [self.hearing.syllables[i].time_s]
+        for s in self.hearing.syllables[i + 1:]:
+            if s.starts_word or s.time_s - own[-1] > SOLO_MAX_GAP_S or \
+                    s.time_s > own[0] + SOLO_CHECK_S:
+                break
+            own.append(s.time_s)
+        return own
+
+    @staticmethod
+    def _solo_end(onsets: list[float], i: int, syllables: int) -> float:
+        """Where a solo starting at onsets[i] ends.
+
+        After its own syllables (it may be said slowly, or the detector may split it where it
+        pauses), at most `SOLO_CHECK_S` plus a tail.
+        """
+        own = onsets[i:i + syllables]
+        last = own[-1] if len(own) == syllables else onsets[i] + SOLO_CHECK_S
+        return min(last, onsets[i] + SOLO_CHECK_S) + SOLO_TAIL_S
+
+    def _is_solo_word(self, onset_s: float, end_s: float) -> bool:
+        """Whether the audio between `onset_s` and `end_s` sounds like a solo (cached)."""
+        key = (onset_s, end_s)
+        if key not in self.solo_words:
+            slot = self.slots[0]
+            samples = self.hearing.samples(onset_s - LEAD_IN_S, end_s)
+            heard = self.recognizer.probe_slot(samples, slot.expected, slot)
+            # a word a card takes in MIEZEKATZE's place (43: WINKEKATZE) sounds like
+            # it: heard as such, it is still where the lead spoke (its verdict is
+            # the solo slot's own)
+            self.solo_words[key] = heard.accepted or \
+                heard.label.split("/", 1)[0] in self._solo_alikes
+        return self.solo_words[key]
