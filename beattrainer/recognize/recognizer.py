@@ -401,11 +401,14 @@ class SlotRecognizer:
 
     def _remember_normal(self, acoustics: SlotAcoustics, ctx: SlotContext, heard: Heard) -> None:
         """Keep a slot as the group's normal voice when a plain word was due and heard so."""
-        expected, _ = ctx.expected_item()
+        expected, alternatives = ctx.expected_item()
         item = Item.parse(heard.label)
         # (heard high or loud is still the group's normal word where a plain one is
-        # due: a group louder or higher than the lead's solos is what it is to learn)
+        # due: a group louder or higher than the lead's solos is what it is to learn;
+        # not a slot where a sound may be due beside the word, e.g. card 09's squeak
+        # over the lead's name: its pitch is the squeaker's)
         if (heard.accepted and expected.modifier is None
+                and all(is_speech(Item.parse(label).label) for label in alternatives)
                 and item.modifier not in ("whisper", "quiet")
                 and acoustics.sounding and acoustics.level_db is not None
                 and sound_class(item.label) == "voice" and is_speech(item.label)

@@ -57,6 +57,15 @@ MISTAKES_AT_THEIR_SLOT = [
         {"period_s": 2.5954928892903233, "voices": 1, "snr_db": 10.0, "noise": "babble",
          "jitter_ms": 1.5940682831979491}, 39639565, ("Anna", "Ben", "Cem"),
         id="a-wow-where-miezekatze-is-due-in-babble"),
+    # Card 09's slot (the lead squeaks over the name) was kept as the group's normal
+    # voice: the squeaker's 516 Hz became the pitch reference, and the first high
+    # word under it counted as not high, a false fail two rounds before the plain
+    # word said where high was due (judge --seed 28).
+    pytest.param(
+        ["17", "09", "46"], "highscore", 3, "wrong_dynamics@10",
+        {"period_s": 2.43208569808305, "voices": 2, "snr_db": 30.0, "noise": "pink",
+         "jitter_ms": 6.694905916572851}, 30176171, ("Anna", "Ben"),
+        id="a-squeak-over-the-name-is-no-normal-voice"),
 ]
 
 
