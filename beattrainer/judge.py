@@ -866,6 +866,12 @@ class Referee:
             if len(mine) == syllables:
                 earliest = max(earliest, mine[-1] + 0.05)
         later = [w.time_s for w in self._word_starts if w.time_s >= earliest]
+        if syllables:
+            # voices out of step stretch a slow word differently: one voice's last
+            # syllable, after a lull, is flagged as a word start while the others still
+            # sound. The next word rises out of the pause after the slow one; a start
+            # no louder than the sound just before it is still the slow word's tail.
+            later = [t for t in later if self._rises_out_of_quiet(t)]
         if hit_follows:
             later = sorted([*later, *self._hits_after_pause(onset_s, earliest)])
         limit = onset_s + (3.0 if free else 1.0) * period
@@ -874,6 +880,10 @@ class Referee:
         if self.time_s - self.detector.latency_s >= limit or final:
             return min(limit, self.time_s)
         return None
+
+    def _rises_out_of_quiet(self, onset_s: float) -> bool:
+        """Whether the sound starting at `onset_s` is louder than the sound just before it."""
+        return self._onset_level_db(onset_s) > self._level_before_db(onset_s)
 
     def _hit_follows(self, slot: Slot) -> bool:
         """Whether the slot after `slot` is a kiss or a squeak."""

@@ -67,3 +67,17 @@ def test_a_lone_burst_after_a_free_card_does_not_anchor_the_grid(render):
     assert anchored_where_said(report, truth)
     assert report.mistake is not None
     assert report.mistake.slot.index == truth["mistake"]["slot"], report.mistake.message
+
+
+def test_a_slow_words_tail_does_not_anchor_the_grid(render):
+    # 10 (slow-mo, free) said by two voices out of step: one voice's last syllable came
+    # after the others' and was flagged as a word start; it ended the slow word and
+    # anchored the next MIEZEKATZE, heard there as AAAH (the tail's vowel; a card-10 set
+    # of clean highscore renders, seed 2001)
+    perf, samples, sr, truth = render(
+        ["10", "41", "21"], "highscore", None, None, 930574112, ("Anna", "Ben"),
+        split="test", period_s=1.342374352077194, voices=2, snr_db=None, noise="pink",
+        jitter_ms=6.688915444198747)
+    report = judge(perf, samples)
+    assert report.result == "completed", report.to_json()["mistake"]
+    assert anchored_where_said(report, truth)
