@@ -54,6 +54,9 @@ NOISE_ONSET_DB = 20.0        # an onset this much under the loudest one near the
 ONSET_LEVEL_S = 0.16         # an onset's level: its loudest frame within this long [s]
                              # (a MIEZEKATZE's /m/ may hold 120 ms before its vowel)
 LEVEL_FRAME_S = 0.02         # ... of frames this long [s]
+WORD_RISE_DB = 3.0           # the next word after a slow one rises this much over the sound
+                             # before it; a slow word's own late syllable does not (within
+                             # 0.1 dB in a render of three voices out of step)
 SILENCE_LABELS = {"SILENCE", "NOISE", "PERCUSSION"}
 HIT_LABELS = {"KISS", "SQUEAK"}  # sounds the onset detector reports as percussion
 WORD_SPAN_FRACTION = 0.85  # a word's syllables start within this much of a period
@@ -870,7 +873,7 @@ class Referee:
             # voices out of step stretch a slow word differently: one voice's last
             # syllable, after a lull, is flagged as a word start while the others still
             # sound. The next word rises out of the pause after the slow one; a start
-            # no louder than the sound just before it is still the slow word's tail.
+            # hardly louder than the sound just before it is still the slow word's tail.
             later = [t for t in later if self._rises_out_of_quiet(t)]
         if hit_follows:
             later = sorted([*later, *self._hits_after_pause(onset_s, earliest)])
@@ -882,8 +885,8 @@ class Referee:
         return None
 
     def _rises_out_of_quiet(self, onset_s: float) -> bool:
-        """Whether the sound starting at `onset_s` is louder than the sound just before it."""
-        return self._onset_level_db(onset_s) > self._level_before_db(onset_s)
+        """Whether the sound starting at `onset_s` rises `WORD_RISE_DB` over the sound before it."""
+        return self._onset_level_db(onset_s) >= self._level_before_db(onset_s) + WORD_RISE_DB
 
     def _hit_follows(self, slot: Slot) -> bool:
         """Whether the slot after `slot` is a kiss or a squeak."""
