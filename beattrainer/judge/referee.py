@@ -49,6 +49,9 @@ FADING_TAIL_DB = 12.0        # a wordless syllable this much under the normal wo
 SILENCE_SEARCH_FRACTION = 0.35  # a voice in a silent slot starts within +-0.35 T
 RIGHT_AFTER_PERIODS = 1.5     # a word heard this many periods before a slot is right before it
 NOISE_ONSET_DB = 20.0        # an onset this much under the loudest one near the beat is noise
+WORD_RISE_DB = 3.0           # the next word after a slow one rises this much over the sound
+                             # before it; a slow word's own late syllable does not (within
+                             # 0.1 dB in a render of three voices out of step)
 HIT_PAUSE_S = 0.6  # [s] squeaks of one squeezing follow each other faster than this
 SAME_HIT_DB = 4.0  # ... and lie this close in level [dB]
 HIT_SLOT_S = 0.5  # a kiss's slot audio ends this long after its hit [s]
@@ -463,6 +466,12 @@ class Referee:
             if len(mine) == syllables:
                 earliest = max(earliest, mine[-1] + 0.05)
         later = [w.time_s for w in self.hearing.word_starts if w.time_s >= earliest]
+        if syllables:
+            # voices out of step stretch a slow word differently: one voice's last
+            # syllable, after a lull, is flagged as a word start while the others still
+            # sound. The next word rises out of the pause after the slow one; a start
+            # hardly louder than the sound just before it is still the slow word's tail.
+            later = [t for t in later if self._rises_out_of_quiet(t)]
         if hit_follows:
             later = sorted([*later, *self._hits_after_pause(onset_s, earliest)])
         limit = onset_s + (3.0 if free else 1.0) * period
@@ -471,6 +480,11 @@ class Referee:
         if self.time_s - self.detector.latency_s >= limit or final:
             return min(limit, self.time_s)
         return None
+
+    def _rises_out_of_quiet(self, onset_s: float) -> bool:
+        """Whether the sound starting at `onset_s` rises `WORD_RISE_DB` over the sound before it."""
+        return self.hearing.onset_level_db(onset_s) >= \
+            self.hearing.level_before_db(onset_s) + WORD_RISE_DB
 
     def _hit_follows(self, slot: Slot) -> bool:
         """Whether the slot after `slot` is a kiss or a squeak."""

@@ -1,4 +1,6 @@
 """Free-timing cards following each other: the grid stays lost until a slot is heard."""
+import pytest
+
 from tests.judge.test_referee import judge
 
 
@@ -67,3 +69,26 @@ def test_a_lone_burst_after_a_free_card_does_not_anchor_the_grid(render):
     assert anchored_where_said(report, truth)
     assert report.mistake is not None
     assert report.mistake.slot.index == truth["mistake"]["slot"], report.mistake.message
+
+
+
+# 10 (slow-mo, free) said by voices out of step: one voice's last syllable came after
+# the others' and was flagged as a word start; it ended the slow word and anchored the
+# next slot (a card-10 set of clean highscore renders, seed 2001): the next MIEZEKATZE
+# was heard as AAAH (the tail's vowel), the next ANNA-or-squeak as silence (the tail
+# rose 0.1 dB over the sound before it).
+SLOW_WORD_TAILS = [
+    (["10", "41", "21"], 930574112, ("Anna", "Ben"),
+     dict(period_s=1.342374352077194, voices=2, snr_db=None, jitter_ms=6.688915444198747)),
+    (["10", "09", "27", "45", "35"], 639663447, ("Anna", "Ben"),
+     dict(period_s=1.4581071502798824, voices=3, snr_db=30.0, jitter_ms=18.674631274668705)),
+]
+
+
+@pytest.mark.parametrize("cards, seed, players, options", SLOW_WORD_TAILS)
+def test_a_slow_words_tail_does_not_anchor_the_grid(render, cards, seed, players, options):
+    perf, samples, sr, truth = render(cards, "highscore", None, None, seed, players,
+                                      split="test", noise="pink", **options)
+    report = judge(perf, samples)
+    assert report.result == "completed", report.to_json()["mistake"]
+    assert anchored_where_said(report, truth)
