@@ -30,11 +30,11 @@ SOLO_TAIL_S = 0.3            # ... and lasts this long
 SOLO_MAX_GAP_S = 0.6         # a solo's syllables follow each other closer than this
 SOLO_CONFIRM_WORDS = 2       # the group's first words that confirm the solos' beat
 SOLO_SPARE_WORDS = 1         # ... of this many more: the group's first word may be its mistake
+CONFIRM_REACH = 1.5          # ... each within 1.5 times the off-beat tolerance of it
+CONFIRM_PRIOR = 0.5          # ... following the group's beat as it settles
 SOLO_BEFORE_SOUNDS = 1       # a solo word a beat before the pair shows this many onsets
 MISFIT_MARGIN_S = 0.05       # of two pairs that fit as well, the one whose line the group's
                              # words keep this much closer [s] wins (not the earlier one)
-CONFIRM_REACH = 1.5          # ... within 1.5 times the off-beat tolerance
-CONFIRM_PRIOR = 0.5          # ... following the group's beat as it settles
 
 
 @dataclass(frozen=True)
