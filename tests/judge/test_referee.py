@@ -268,6 +268,21 @@ def test_a_silent_cards_stamp_is_no_kiss(render, seed):
     assert report.result == "completed", report.to_json()["mistake"]
 
 
+def test_a_silent_cards_fist_in_babble_is_no_bam(render):
+    """Challenge 2, card 03 first: the fist on the table, alone in its slot, was BAM.
+
+    No word had been heard yet, so no level told the knock in babble from the group's
+    word, and the word model, which knows no knock, called it BAM (a private
+    challenge-2 study, seed 1002; decision 31).
+    """
+    perf, samples, sr, truth = render(
+        ["03", "04", "22", "06", "14"], "challenge-2", 5, None, 427795857, ("Anna", "Ben"),
+        period_s=2.5104647816563, voices=3, snr_db=20.0, noise="babble",
+        jitter_ms=13.531585504319652, split="test")
+    report = judge(perf, samples, grid=(truth["period_s"], truth["slots"][0]["expected_onset_s"]))
+    assert report.result == "completed", report.to_json()["mistake"]
+
+
 def test_streaming_equals_batch(render):
     perf, samples, sr, truth = render(["01", "04", "37"], jitter_ms=20.0, seed=5, snr_db=20.0)
     reports = [judge(perf, samples, block=b).to_json() for b in (160, 1024, len(samples))]
