@@ -214,7 +214,8 @@ class Referee:
             # a kiss or a squeak is as sharp as a clap: the detector reports it as
             # percussion, which is what this slot may sound like (09: the lead's
             # squeak in place of the others calling the lead's name)
-            onset = self._sound_start_near(expected_s, period, onset)
+            onset = self._sound_start_near(expected_s, period, onset,
+                                           name_called=slot.expected.voiced)
         if slot.role is Role.FINAL:
             return SlotVerdict(slot, expected_s, onset, None, verdict="not_judged",
                                message="the final move is free")
@@ -358,9 +359,16 @@ class Referee:
             return starts
         return [o for o in own if start_s <= o.time_s <= end_s]
 
-    def _sound_start_near(self, expected_s: float, period_s: float,
-                          word_s: float | None) -> float | None:
-        """The word start or percussive hit nearest to `expected_s` within +-T/2."""
+    def _sound_start_near(self, expected_s: float, period_s: float, word_s: float | None,
+                          name_called: bool = False) -> float | None:
+        """The word start or percussive hit nearest to `expected_s` within +-T/2.
+
+        With `name_called` (09: the others call the name while the lead squeaks), a squeak
+        series that follows the word start, each sound closer than `HIT_PAUSE_S` to the one
+        before, went with the name, whose start is the slot's: the series' first squeak sounds
+        with the name and hides under it (an early name was judged by its third squeak, on
+        the beat).
+        """
         lo = max(expected_s - SEARCH_FRACTION * period_s, self._past_last_word_s())
         hits = [p.time_s for p in self.hearing.percussion
                 if lo <= p.time_s <= expected_s + SEARCH_FRACTION * period_s]
@@ -373,7 +381,13 @@ class Referee:
         # TZE) is softer
         level_db = self.hearing.hit_level_db(nearest)
         alike = [t for t in hits if abs(self.hearing.hit_level_db(t) - level_db) <= SAME_HIT_DB]
-        return _first_of_series(sorted(alike), nearest)
+        first = _first_of_series(sorted(alike), nearest)
+        # (the name and the squeaks do not sound alike: every hit counts in its series)
+        if name_called and word_s is not None and word_s < first and \
+                _first_of_series([word_s, *(t for t in hits if word_s < t < first)], first) \
+                == word_s:
+            return word_s
+        return first
 
     def _word_start_near(self, expected_s: float, period_s: float,
                          expected: Expected) -> float | None:

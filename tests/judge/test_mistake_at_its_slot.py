@@ -66,6 +66,14 @@ MISTAKES_AT_THEIR_SLOT = [
         {"period_s": 2.43208569808305, "voices": 2, "snr_db": 30.0, "noise": "pink",
          "jitter_ms": 6.694905916572851}, 30176171, ("Anna", "Ben"),
         id="a-squeak-over-the-name-is-no-normal-voice"),
+    # Card 09's name called half a beat early by the group while the lead squeaks three
+    # times: the first squeak hid under the name, and the third, on the beat, was taken
+    # for the slot's sound; the performance passed (judge --seed 38).
+    pytest.param(
+        ["04", "01", "09", "32", "15", "47"], "highscore", None, "off_beat@16",
+        {"period_s": 2.009610728830007, "voices": 4, "snr_db": 10.0, "noise": "babble",
+         "jitter_ms": 12.013264447801898}, 596112757, ("Anna", "Ben", "Cem", "Mei"),
+        id="squeaks-over-an-early-name"),
 ]
 
 
