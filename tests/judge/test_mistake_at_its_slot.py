@@ -66,6 +66,15 @@ MISTAKES_AT_THEIR_SLOT = [
         {"period_s": 2.43208569808305, "voices": 2, "snr_db": 30.0, "noise": "pink",
          "jitter_ms": 6.694905916572851}, 30176171, ("Anna", "Ben"),
         id="a-squeak-over-the-name-is-no-normal-voice"),
+    # A MIEZEKATZE said 300 ms early, 65 ms after the WUIKKIWUIKKI before it (no word
+    # gap for the detector), whose last syllable the detector missed: the early word's
+    # start completed WUIKKIWUIKKI's four syllables, and a weak later syllable of it on the
+    # beat was taken for its start; the performance passed (judge --seed 38).
+    pytest.param(
+        ["09", "38", "06", "16"], "highscore", None, "off_beat@8",
+        {"period_s": 1.1884026417104403, "voices": 2, "reverb": True,
+         "jitter_ms": 1.8168845072814}, 966244483, ("Anna", "Ben", "Cem", "Mei"),
+        id="an-early-word-glued-to-the-one-before"),
     # Card 09's name called half a beat early by the group while the lead squeaks three
     # times: the first squeak hid under the name, and the third, on the beat, was taken
     # for the slot's sound; the performance passed (judge --seed 38).
