@@ -400,7 +400,7 @@ class Referee:
 
     def _word_start_near(self, expected_s: float, period_s: float,
                          expected: Expected) -> float | None:
-        """Where the slot's word starts: the first onset within +-T/2 that is loud and not alone.
+        """Where the slot's word starts: the first onset within +-T/2 loud, not alone, rising.
 
         The first, not the nearest: a slow or drawn-out word may pause inside and
         show a second "word start" closer to the beat. Loud: an onset more than
@@ -414,7 +414,8 @@ class Referee:
         syllables does not start there, and a word of one (alone by nature) not where
         that next start lies nearer the beat (the last syllable of the word before,
         flagged as a word start, stood alone 1 s before a SHH on the beat). A slow or
-        free word may pause that long inside.
+        free word may pause that long inside. Rising: an onset softer than the sound just
+        before it is the word before's, fading (unless no onset rises).
         """
         lo = expected_s - SEARCH_FRACTION * period_s
         hi = expected_s + SEARCH_FRACTION * period_s
@@ -427,12 +428,14 @@ class Referee:
         if expected.modifier is not Modifier.SLOW and not expected.free_timing:
             beat_s = expected_s if expected_syllables(expected) < 2 else None
             onsets = [t for t in onsets if not self._is_lone_onset(t, hi, beat_s)] or onsets
-        if not any(o.starts_word for o in near):
-            # the word follows the one before without a gap: it starts where the sound
-            # grows louder, not where the word before fades (an onset in its tail)
-            onsets = [t for t in onsets
-                      if self.hearing.onset_level_db(t) > self.hearing.level_before_db(t)] \
-                or onsets
+        # a word starts where the sound grows louder, not where the word before fades: an
+        # onset in its tail where the word follows without a gap, or one voice's late
+        # syllable the detector took for a word start, 0.5 s before the group's next word
+        # (none of 1370 word starts in 120 renders of every noise, judge --seed 38, was
+        # softer than the sound before it)
+        onsets = [t for t in onsets
+                  if self.hearing.onset_level_db(t) > self.hearing.level_before_db(t)] \
+            or onsets
         levels_db = [self.hearing.onset_level_db(t) for t in onsets]
         loudest_db = max(levels_db)
         return next(t for t, level_db in zip(onsets, levels_db)

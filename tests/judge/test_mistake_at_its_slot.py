@@ -99,3 +99,17 @@ def test_the_mistake_is_failed_at_its_slot(render, cards, mode, number, mistake,
     assert report.mistake is not None, report.result
     assert caught_right(report.mistake, MistakeKind(truth["mistake"]["kind"]),
                         truth["mistake"]), report.to_json()["mistake"]
+
+
+def test_a_late_voice_s_syllable_starts_no_word(render):
+    # Three voices out of step: one voice's late syllable of a MIEZEKATZE, softer than
+    # the sound before it, was flagged as a word start 0.5 s before the next word, which
+    # failed as early, five slots before the YEAH left out (judge --seed 38). (At the
+    # YEAH's slot the last voice's fading syllable is still heard as an early YEAH.)
+    perf, samples, sr, truth = render(
+        ["04", "01", "16", "19", "18"], "challenge-3", 5, "missing@10", 274632974,
+        ("Anna", "Ben", "Cem", "Mei"), split="test", period_s=1.2967483408896667, voices=3,
+        snr_db=30.0, noise="babble", jitter_ms=6.576803638752504)
+    report = judge(perf, samples)
+    assert report.mistake is not None, report.result
+    assert report.mistake.slot.index == truth["mistake"]["slot"], report.to_json()["mistake"]
