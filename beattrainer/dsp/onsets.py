@@ -390,11 +390,8 @@ class OnsetDetector:
         size = max(2, int(round(c.backtrack_s / self._hop_s)))
         self._recent = deque(maxlen=size)          # slow level per hop
         self._recent_fast = deque(maxlen=size)     # fast level per hop
-        # silence is counted back from an onset up to a word gap, and an onset may lie
-        # `backtrack_s` back: running off a shorter buffer took a 50 ms pause for a gap
-        flags_size = size + int(np.ceil(self._word_gap_hops)) + 1
-        self._recent_silent = deque(maxlen=flags_size)  # was that hop silent?
-        self._recent_deep = deque(maxlen=flags_size)    # ... down at the bed?
+        self._recent_silent = deque(maxlen=size)   # was that hop silent?
+        self._recent_deep = deque(maxlen=size)     # ... down at the bed?
         self._recent_word_peak = deque(maxlen=size)  # the open word's peak before each hop
         self._recent_bands = deque(maxlen=size)    # slow band levels per hop [dB]
         self._recent_line_hz = deque(maxlen=size)  # frequency of the strongest line
@@ -721,7 +718,7 @@ class OnsetDetector:
             return False
         levels = list(self._recent)[a:b + 1]
         peak = int(np.argmax(levels))
-        own_syllable = not self._recent_silent[a + peak - len(self._recent)] and \
+        own_syllable = not self._recent_silent[a + peak] and \
             min(levels[peak:]) <= levels[peak] - self.config.sounding_dip_db
         return own_syllable or a == 0
 
@@ -791,6 +788,10 @@ class OnsetDetector:
         starts_word = (silent_before_hops >= self._word_gap_hops
                        or self._silence_before_hops(int(np.floor(onset_hop)), self._recent_deep)
                        >= c.deep_gap_s / self._hop_s)
+        if starts_word:
+            rule_db = max(rule_db, min(self._ambient_db + c.onset_over_bed_db, e - c.rise_db,
+                                       reference_db - c.onset_cap_below_peak_db))
+            onset_hop = self._backtrack(base_db, rule_db, oldest, c.word_start_sag_db)
         foreground_db = self._foreground_gate_db()
         if (not starts_word and self._word and e >= foreground_db
                 and self._word_peak_before(self._valley_hop)
@@ -799,31 +800,23 @@ class OnsetDetector:
             # the next word: below the foreground or far below this onset) starts a
             # word of its own: no gap is needed
             starts_word = True
-        # with no word open, this syllable starts one whatever the silence before it
-        starts_word = starts_word or not self._word
-        if starts_word:
-            # (whichever rule started the word: traced back on a later syllable's rule,
-            # a word rising out of loud babble started 240 ms early)
-            rule_db = max(rule_db, min(self._ambient_db + c.onset_over_bed_db, e - c.rise_db,
-                                       reference_db - c.onset_cap_below_peak_db))
-            onset_hop = self._backtrack(base_db, rule_db, oldest, c.word_start_sag_db)
         if not self._peaks:
             # nothing heard of the speakers yet: only the ambient tells what is loud
             gate = max(c.first_word_db, self._foreground_gate_db(),
                        self._top_db + c.first_top_contrast_db)
-        elif starts_word:
+        elif starts_word or not self._word:
             # babble behind the speakers: a word stands out from the ambient level
             gate = max(self.speaker_level_db - c.word_gate_db, self._foreground_gate_db())
         else:
             gate = self._word_peak_db - c.syllable_gate_db
         evidence_db = e
-        if self._peaks and starts_word:
+        if self._peaks and (starts_word or not self._word):
             # the slow level trails a rising word by a few hops: the fast one standing
             # clearly above the gate is evidence enough to report the word now
             evidence_db = max(e, self._fast_now() - c.fast_gate_margin_db)
         if evidence_db < gate:
             return
-        if (starts_word and not hit
+        if ((starts_word or not self._word) and not hit
                 and not self._stands_clear_in_bands(self._recent_bands[-1])):
             # loud enough, but in no band above the ambient's own top: a babble
             # syllable (the near speakers' word stands clear in some band)

@@ -800,35 +800,3 @@ def test_the_lead_rising_through_a_babble_word_is_compared_with_what_came_before
     words = [e.onset_s for e in detect(samples, SR) if isinstance(e, Word)]
     first_solo_s = truth["words"][0]["onset_s"]
     assert min(abs(w - first_solo_s) for w in words) <= 0.05
-
-
-def test_a_short_pause_backtracked_to_the_buffers_start_is_no_word_gap(library):
-    """Find no word in the tail of a loud group's MIEZEKATZE (clean, four voices).
-
-    A later voice's syllable was traced back 200 ms, to near the start of the recent
-    buffer; the 50 ms pause before it ran off the buffer and counted as silence all
-    the way, a word gap (benchmarks/onsets.py --dev, performance 35).
-    """
-    samples, truth = render_case(
-        library, ["14", "34"], ("Anna", "Ben", "Cem", "Dora"), period_s=2.4776024495560294,
-        voices=4, noise="pink", jitter_ms=20.0, split="train", seed=340329940)
-    words = [e.onset_s for e in detect(samples, SR) if isinstance(e, Word)]
-    true_words = [w["onset_s"] for w in truth["words"]]
-    assert len(words) == len(true_words)
-    assert max(nearest_errors_s(true_words, words)) <= 0.05  # each word heard is true
-
-
-def test_a_word_rising_out_of_loud_babble_with_no_word_open_is_not_early(library):
-    """Find the HISS that rises out of a loud babble stretch where it starts (babble at 10 dB).
-
-    With no word open the syllable starts one, and is traced back by a word start's
-    rule; traced back by a later syllable's, it landed 240 ms early in the babble
-    (benchmarks/onsets.py --dev --seed 102, performance 41).
-    """
-    samples, truth = render_case(
-        library, ["28", "40", "41", "46", "45"], ("Anna", "Ben"),
-        period_s=2.2243956139350005, voices=2, snr_db=10.0, noise="babble", jitter_ms=10.0,
-        split="train", seed=1025845614)
-    words = [e.onset_s for e in detect(samples, SR) if isinstance(e, Word)]
-    hiss_s = [w["onset_s"] for w in truth["words"] if w["label"] == "HISS"]
-    assert max(nearest_errors_s(words, hiss_s)) <= 0.05
