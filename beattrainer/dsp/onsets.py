@@ -82,7 +82,8 @@ How it works
    (or `deep_gap_s` of it down at the bed: a fast group's gap after its last voice),
    and so does one that reaches the foreground gate while the open "word"
    stayed below it or `word_over_word_db` below this onset (babble, or a
-   late word's tail running into the next). Silence is relative: below the
+   late word's tail running into the next; its peak before this rise: a rise
+   that re-armed without a dip lifted the running peak on its way up). Silence is relative: below the
    speaker level minus `silence_below_db`, or less than
    `silence_over_ambient_db` above the bed or `silence_over_top_db` above
    the top, so babble between words does not glue them together. The top
@@ -391,6 +392,7 @@ class OnsetDetector:
         self._recent_fast = deque(maxlen=size)     # fast level per hop
         self._recent_silent = deque(maxlen=size)   # was that hop silent?
         self._recent_deep = deque(maxlen=size)     # ... down at the bed?
+        self._recent_word_peak = deque(maxlen=size)  # the open word's peak before each hop
         self._recent_bands = deque(maxlen=size)    # slow band levels per hop [dB]
         self._recent_line_hz = deque(maxlen=size)  # frequency of the strongest line
         self._recent_power = deque(maxlen=size)    # band powers per hop (fast frame)
@@ -531,6 +533,7 @@ class OnsetDetector:
             # in a band it is the word's start, not the background it rises out of)
             self._background_db += self._background_alpha * (e - self._background_db)
         self._recent.append(e)
+        self._recent_word_peak.append(self._word_peak_db)
         self._recent_silent.append(e < silence)
         self._recent_deep.append(e < min(silence, self._ambient_db + c.deep_over_bed_db))
         self._recent_bands.append(bands_db)
@@ -791,7 +794,8 @@ class OnsetDetector:
             onset_hop = self._backtrack(base_db, rule_db, oldest, c.word_start_sag_db)
         foreground_db = self._foreground_gate_db()
         if (not starts_word and self._word and e >= foreground_db
-                and self._word_peak_db < max(foreground_db, e - c.word_over_word_db)):
+                and self._word_peak_before(self._valley_hop)
+                < max(foreground_db, e - c.word_over_word_db)):
             # a strong onset after a weak "word" (babble, a fading tail running into
             # the next word: below the foreground or far below this onset) starts a
             # word of its own: no gap is needed
@@ -867,6 +871,18 @@ class OnsetDetector:
             self._pending = onset
         else:
             self._emit_syllable(onset, events)
+
+    def _word_peak_before(self, hop: int) -> float:
+        """The open word's peak before `hop` [dB] (the current one if that is out of reach).
+
+        A rise that re-armed without a dip (see `_step`: a word towering over a
+        babble syllable still sounding) has lifted the running peak on its way up;
+        the word it may start is compared with what came before it.
+        """
+        index = hop - (self._hop - len(self._recent_word_peak) + 1)
+        if hop > self._word_start_hop and 0 <= index < len(self._recent_word_peak):
+            return self._recent_word_peak[index]
+        return self._word_peak_db
 
     def _emit_hit_on_word_start(self, onset: dict, events: list) -> None:
         """Report a hit on a word's start (a clap or a snap) as well as the word."""

@@ -772,3 +772,31 @@ def test_rising_band_start_finds_where_the_band_above_the_voice_rose():
     assert rising_band_start(bands, None, 0, 30.0, 6.0) is None   # never rose that far
     top = np.full(4, -3.0)  # the ambient's own top: the band ends only 3 dB over it
     assert rising_band_start(bands, top, 2, 10.0, 6.0) is None
+
+
+def render_case(library, cards, players, **options):
+    """A seeded highscore performance like the onset benchmark's (its options by name)."""
+    from beattrainer.mzkz.sequence import Mode, compile_performance
+    from beattrainer.synth.render import RenderOptions, render_performance
+
+    perf = compile_performance(cards, Mode("highscore"), players=players)
+    options = RenderOptions(**options)
+    samples, _, truth = render_performance(perf, library, np.random.default_rng(options.seed),
+                                           options)
+    return samples, truth
+
+
+def test_the_lead_rising_through_a_babble_word_is_compared_with_what_came_before(library):
+    """Find the first solo that rose out of babble glued into a "word" (babble at 20 dB).
+
+    The babble before the lead had started a word of its own; the lead's MIE re-armed
+    rising through it, but its rise had lifted the word's running peak on the way up,
+    so it did not stand `word_over_word_db` above the "word" and was glued onto it
+    (benchmarks/onsets.py --dev --seed 102, performance 39).
+    """
+    samples, truth = render_case(
+        library, ["27", "04"], ("Anna", "Ben"), period_s=2.512734413480704, voices=2,
+        snr_db=20.0, noise="babble", split="train", seed=524620534)
+    words = [e.onset_s for e in detect(samples, SR) if isinstance(e, Word)]
+    first_solo_s = truth["words"][0]["onset_s"]
+    assert min(abs(w - first_solo_s) for w in words) <= 0.05
