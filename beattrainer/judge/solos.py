@@ -39,6 +39,7 @@ MISFIT_MARGIN_S = 0.05       # of two pairs that fit as well, the one whose line
 BETWEEN_WORD_UNDER_DB = 4.0  # a solo's word heard between a pair is the lead's within this
                              # much under solo 1's level (babble heard as one lay 8 dB under)
 LINE_WORDS = 2               # the group's first words that may set solo 2 on the line from solo 1
+LINE_SPARE_WORDS = 1         # ... of this many more (a word may go unheard)
 LINE_AGREE_S = AGREE_S       # ... lying this close to one line with it [s]
 
 
@@ -152,12 +153,12 @@ class SoloFinder:
         else:
             if best is not None and horizon < best[1] + MAX_PERIOD_S and not final:
                 waiting = True  # a later first solo may still come
-        if (best is None and final) or (best is not None and best[0] < SOLO_CONFIRM_WORDS
-                                          and (final or not waiting)):
+        if final or (best is not None and not waiting):
             line_best, pending = self._best_line_pair(firsts, horizon, final)
             if pending:
                 return None
-            if line_best is not None and (best is None or line_best[0] > best[0]):
+            if line_best is not None and (best is None or line_best[0] > best[0] or (
+                    line_best[0] == best[0] and line_best[1] < best[1])):
                 best = line_best
         if best is not None and (final or not waiting):
             return self._take_solos(best[1], best[2])
@@ -167,23 +168,25 @@ class SoloFinder:
                         ) -> tuple[tuple[int, float, float] | None, bool]:
         """The best pair whose solo 2 lies where the line from solo 1 and the group's words puts it.
 
-        Where no heard pair fits fully: the lead speaks alone, so in babble at 10 dB the
-        detector may miss solo 2's start or place it a syllable off, while the group's louder
-        words are heard. Solo 1 and the group's first `LINE_WORDS` words (before any
+        Where no heard pair fits fully at once: the lead speaks alone, so in babble at 10 dB
+        the detector may miss solo 2's start or place it a syllable off, while the group's
+        louder words are heard. Solo 1 and the group's first `LINE_WORDS` words (before any
         free-timing card) lying within `LINE_AGREE_S` of one line put solo 2 at that line's
         next beat, if the recognizer hears the solo's word there. Such a pair is scored as a
-        heard one that kept the group's beat. Gives (score, first, second) or None, and
-        whether some such pair may still come.
+        heard one that kept the group's beat; it wins over a heard pair that scores as well
+        and starts later (the room is quiet before the lead). Gives (score, first, second)
+        or None, and whether some such pair may still come.
         """
         beats = self._group_beats()
         if len(beats) < LINE_WORDS:
             return None, False
         starts = [w.time_s for w in self.hearing.word_starts]
         best: tuple[int, float, float] | None = None
-        for first, said_s in firsts:
-            if horizon < first + beats[-1] * MAX_PERIOD_S + MAX_PERIOD_S and not final:
+        for heard_first, said_s in firsts:
+            if horizon < heard_first + beats[-1] * MAX_PERIOD_S + MAX_PERIOD_S and not final:
                 return None, True
             for heard_s in starts:
+                first = heard_first
                 period = (heard_s - first) / beats[0]
                 if not MIN_PERIOD_S <= period <= MAX_PERIOD_S:
                     continue
@@ -201,24 +204,26 @@ class SoloFinder:
                 if max(abs(t - a - b * x) for x, t in points) > LINE_AGREE_S or \
                         not MIN_PERIOD_S <= b <= MAX_PERIOD_S:
                     continue
-                second = a + b
+                # the pair is the line's: solo 1 heard a little late (babble at 10 dB hides
+                # its /m/) would otherwise shorten the period by as much
+                first, second = a, a + b
                 if second < said_s + MIN_SYLLABLE_GAP_S or not self._is_solo_word(
                         second, min(second + SOLO_CHECK_S + SOLO_TAIL_S,
                                     a + 2 * b - MIN_SYLLABLE_GAP_S)):
                     continue
                 score = LINE_WORDS - self._sounds_between(first, said_s, second) \
                     - self._solo_word_a_beat_before(first, second - first) \
-                    - self._solo_word_between(said_s, first, second)
+                    - self._solo_word_between(said_s, first, second, heard_first)
                 if best is None or score > best[0]:
                     best = (score, first, second)
-                    self.beats_kept[(first, second)] = (LINE_WORDS, tuple(points[2:]))
+                    self.beats_kept[(first, second)] = (LINE_WORDS, tuple(points[1:]))
         return best, False
 
     def _group_beats(self) -> list[int]:
-        """The beats of the group's first `LINE_WORDS` voiced words, before any free-timing card."""
+        """The beats of the group's first voiced words (`LINE_WORDS` and spares), before free timing."""
         beats: list[int] = []
         for slot in self.slots[2:]:
-            if len(beats) == LINE_WORDS or slot.role is not Role.CARD or \
+            if len(beats) == LINE_WORDS + LINE_SPARE_WORDS or slot.role is not Role.CARD or \
                     slot.expected.free_timing:
                 break
             if slot.expected.voiced:
@@ -252,7 +257,8 @@ class SoloFinder:
             self.hearing.hits_between(first_s + SOLO_CHECK_S + SOLO_TAIL_S,
                                       second_s - MIN_SYLLABLE_GAP_S)
 
-    def _solo_word_between(self, said_s: float, first_s: float, second_s: float) -> int:
+    def _solo_word_between(self, said_s: float, first_s: float, second_s: float,
+                           heard_first_s: float | None = None) -> int:
         """1 when the solo's word is heard on a beat between the pair, on a grid finer than its own.
 
         The grid is the pair's divided a whole number of times (with a beat no shorter than
@@ -260,11 +266,14 @@ class SoloFinder:
         before such a beat, past the first solo's own syllables (ending at `said_s`). The
         lead says nothing between the two solos, so such a word means the pair is two or
         more words apart: in babble at 10 dB the detector may hear no onset of the real solo
-        2 between them, while the recognizer still hears its word.
+        2 between them, while the recognizer still hears its word. It must be about as loud
+        as solo 1 (heard at `heard_first_s`, else at `first_s`): the recognizer hears the
+        babble's murmur as the solo's word too.
         """
         period_s = second_s - first_s
+        heard_first_s = first_s if heard_first_s is None else heard_first_s
         first_db = max((level for (onset_s, _), level in self.solo_levels_db.items()
-                        if onset_s == first_s), default=0.0)
+                        if onset_s == heard_first_s), default=0.0)
         for divisor in range(2, int(period_s / MIN_PERIOD_S) + 1):
             beat_s = period_s / divisor
             reach = CONFIRM_REACH * self.tolerances.off_beat_s(beat_s)
