@@ -170,7 +170,8 @@ class SoloFinder:
 
         Where no heard pair fits fully at once: the lead speaks alone, so in babble at 10 dB
         the detector may miss solo 2's start or place it a syllable off, while the group's
-        louder words are heard. Solo 1 and the group's first `LINE_WORDS` words (before any
+        louder words are heard. Solo 1 (the first word heard as the solo's) and the
+        group's first `LINE_WORDS` words (before any
         free-timing card) lying within `LINE_AGREE_S` of one line put solo 2 at that line's
         next beat, if the recognizer hears the solo's word there. Such a pair is scored as a
         heard one that kept the group's beat; it wins over a heard pair that scores as well
@@ -182,7 +183,11 @@ class SoloFinder:
             return None, False
         starts = [w.time_s for w in self.hearing.word_starts]
         best: tuple[int, float, float] | None = None
-        for heard_first, said_s in firsts:
+        # the room is quiet before the lead: solo 1 is the first word heard as the solo's
+        # (or starts among its syllables: noise may glue onto it); a line from a later word
+        # through the group's words a few beats apart kept a multiple of the period
+        earliest = [(t, said_s) for t, said_s in firsts if firsts and t <= firsts[0][1]]
+        for heard_first, said_s in earliest:
             if horizon < heard_first + beats[-1] * MAX_PERIOD_S + MAX_PERIOD_S and not final:
                 return None, True
             for heard_s in starts:
