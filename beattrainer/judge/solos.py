@@ -158,7 +158,7 @@ class SoloFinder:
             if pending:
                 return None
             if line_best is not None and (best is None or line_best[0] > best[0] or (
-                    line_best[0] == best[0] and line_best[1] < best[1])):
+                    line_best[0] == best[0] and line_best[1] < best[1] - MIN_PERIOD_S)):
                 best = line_best
         if best is not None and (final or not waiting):
             return self._take_solos(best[1], best[2])
@@ -175,7 +175,7 @@ class SoloFinder:
         free-timing card) lying within `LINE_AGREE_S` of one line put solo 2 at that line's
         next beat, if the recognizer hears the solo's word there. Such a pair is scored as a
         heard one that kept the group's beat; it wins over a heard pair that scores as well
-        and starts later (the room is quiet before the lead). Gives (score, first, second)
+        and starts a beat or more later (the room is quiet before the lead). Gives (score, first, second)
         or None, and whether some such pair may still come.
         """
         beats = self._group_beats()
@@ -197,11 +197,14 @@ class SoloFinder:
                     continue
                 points = [(0, first), (beats[0], heard_s)]
                 reach = CONFIRM_REACH * self.tolerances.off_beat_s(period)
-                for beat in beats[1:]:
+                for k, beat in enumerate(beats[1:], start=1):
                     due_s = first + beat * period
                     near = [t for t in starts if abs(t - due_s) <= reach]
                     if near:
                         points.append((beat, min(near, key=lambda t: abs(t - due_s))))
+                    elif k < LINE_WORDS:
+                        break  # only a spare word may go unheard: on a grid twice as fine
+                               # the real solo 2 and the group's first word leave a gap
                 if len(points) < LINE_WORDS + 1:
                     continue
                 a, b = fit_line([x for x, _ in points], [t for _, t in points], period,
@@ -268,7 +271,8 @@ class SoloFinder:
 
         The grid is the pair's divided a whole number of times (with a beat no shorter than
         `MIN_PERIOD_S`); the word is looked for from `CONFIRM_REACH` off-beat tolerances
-        before such a beat, past the first solo's own syllables (ending at `said_s`). The
+        before such a beat, past the first solo's own syllables (the last starting at
+        `said_s` and lasting `SOLO_TAIL_S`: its tail was heard as the solo's word). The
         lead says nothing between the two solos, so such a word means the pair is two or
         more words apart: in babble at 10 dB the detector may hear no onset of the real solo
         2 between them, while the recognizer still hears its word. It must be about as loud
@@ -283,7 +287,7 @@ class SoloFinder:
             beat_s = period_s / divisor
             reach = CONFIRM_REACH * self.tolerances.off_beat_s(beat_s)
             for k in range(1, divisor):
-                start_s = max(first_s + k * beat_s - reach, said_s + MIN_SYLLABLE_GAP_S)
+                start_s = max(first_s + k * beat_s - reach, said_s + SOLO_TAIL_S)
                 end_s = min(start_s + SOLO_CHECK_S + SOLO_TAIL_S, second_s - MIN_SYLLABLE_GAP_S)
                 if end_s - start_s >= SOLO_TAIL_S and self._is_solo_word(start_s, end_s) and \
                         self.solo_levels_db[(start_s, end_s)] >= first_db - BETWEEN_WORD_UNDER_DB:
