@@ -37,7 +37,8 @@ SOLO_BEFORE_SOUNDS = 1       # a solo word a beat before the pair shows this man
 MISFIT_MARGIN_S = 0.05       # of two pairs that fit as well, the one whose line the group's
                              # words keep this much closer [s] wins (not the earlier one)
 BETWEEN_WORD_UNDER_DB = 4.0  # a solo's word heard between a pair is the lead's within this
-                             # much under solo 1's level (babble heard as one lay 8 dB under)
+                             # much under solo 1's level [dB] (a solo 2 the detector missed:
+                             # 2 dB; babble at 10 dB heard as the word: 6-12 dB)
 LINE_WORDS = 2               # the group's first words that may set solo 2 on the line from solo 1
 LINE_SPARE_WORDS = 1         # ... of this many more (a word may go unheard)
 LINE_AGREE_S = AGREE_S       # ... lying this close to one line with it [s]
@@ -170,13 +171,13 @@ class SoloFinder:
 
         Where no heard pair fits fully at once: the lead speaks alone, so in babble at 10 dB
         the detector may miss solo 2's start or place it a syllable off, while the group's
-        louder words are heard. Solo 1 (the first word heard as the solo's) and the
-        group's first `LINE_WORDS` words (before any
-        free-timing card) lying within `LINE_AGREE_S` of one line put solo 2 at that line's
-        next beat, if the recognizer hears the solo's word there. Such a pair is scored as a
-        heard one that kept the group's beat; it wins over a heard pair that scores as well
-        and starts a beat or more later (the room is quiet before the lead). Gives (score, first, second)
-        or None, and whether some such pair may still come.
+        louder words are heard. Solo 1 (the first word heard as the solo's) and the group's
+        first `LINE_WORDS` words (before any free-timing card; a `LINE_SPARE_WORDS` more
+        may go unheard) lying within `LINE_AGREE_S` of one line make a pair of that line's
+        beats 0 and 1, if the recognizer hears the solo's word at beat 1. Such a pair is
+        scored as a heard one that kept the group's beat; it wins over a heard pair that
+        scores as well and starts a beat or more later (the room is quiet before the lead).
+        Gives (score, first, second) or None, and whether some such pair may still come.
         """
         beats = self._group_beats()
         if len(beats) < LINE_WORDS:
@@ -186,7 +187,7 @@ class SoloFinder:
         # the room is quiet before the lead: solo 1 is the first word heard as the solo's
         # (or starts among its syllables: noise may glue onto it); a line from a later word
         # through the group's words a few beats apart kept a multiple of the period
-        earliest = [(t, said_s) for t, said_s in firsts if firsts and t <= firsts[0][1]]
+        earliest = [(t, said_s) for t, said_s in firsts if t <= firsts[0][1]] if firsts else []
         for heard_first, said_s in earliest:
             if horizon < heard_first + beats[-1] * MAX_PERIOD_S + MAX_PERIOD_S and not final:
                 return None, True
@@ -228,7 +229,7 @@ class SoloFinder:
         return best, False
 
     def _group_beats(self) -> list[int]:
-        """The beats of the group's first voiced words (`LINE_WORDS` and spares), before free timing."""
+        """Beats of the group's first voiced words (`LINE_WORDS` and spares) before free timing."""
         beats: list[int] = []
         for slot in self.slots[2:]:
             if len(beats) == LINE_WORDS + LINE_SPARE_WORDS or slot.role is not Role.CARD or \
