@@ -13,6 +13,7 @@ from typing import Sequence
 import numpy as np
 
 from beattrainer.dsp.tempo import (
+    AGREE_S,
     MAX_PERIOD_S,
     MIN_PERIOD_S,
     TempoTracker,
@@ -35,6 +36,12 @@ CONFIRM_PRIOR = 0.5          # ... following the group's beat as it settles
 SOLO_BEFORE_SOUNDS = 1       # a solo word a beat before the pair shows this many onsets
 MISFIT_MARGIN_S = 0.05       # of two pairs that fit as well, the one whose line the group's
                              # words keep this much closer [s] wins (not the earlier one)
+BETWEEN_WORD_UNDER_DB = 4.0  # a solo's word heard between a pair is the lead's within this
+                             # much under solo 1's level [dB] (a solo 2 the detector missed:
+                             # 2 dB; babble at 10 dB heard as the word: 6-12 dB)
+LINE_WORDS = 2               # the group's first words that may set solo 2 on the line from solo 1
+LINE_SPARE_WORDS = 1         # ... of this many more (a word may go unheard)
+LINE_AGREE_S = AGREE_S       # ... lying this close to one line with it [s]
 
 
 @dataclass(frozen=True)
@@ -64,6 +71,7 @@ class SoloFinder:
         self.tolerances = tolerances
         # (onset, end) [s] -> whether that audio sounds like a solo
         self.solo_words: dict[tuple[float, float], bool] = {}
+        self.solo_levels_db: dict[tuple[float, float], float] = {}  # ... and how loud it is
         self._solo_alikes = frozenset(label for s in self.slots if MIEZEKATZE in s.expected.labels
                                       for label in s.expected.labels)
         # solo pair -> (words on its beat, those words as (beat, onset))
@@ -90,6 +98,7 @@ class SoloFinder:
         onsets = [s.time_s for s in self.hearing.syllables]
         solo_syllables = expected_syllables(self.slots[0].expected)
         best: tuple[int, float, float] | None = None   # (score, first, second)
+        firsts: list[tuple[float, float]] = []  # solo 1 candidates: (onset, its last syllable) [s]
         waiting = False
         for i, first in enumerate(onsets):
             if best is not None and first > best[1] + MAX_PERIOD_S:
@@ -106,6 +115,7 @@ class SoloFinder:
             # solo they are its own, even where a syllable the detector missed left a
             # gap that looked like a pause between words
             heard = [o for o in onsets[i:i + solo_syllables] if o <= first + SOLO_CHECK_S]
+            firsts.append((first, max(own[-1], *heard)))
             earliest = max(first + MIN_PERIOD_S, said_s + MIN_SYLLABLE_GAP_S)
             for j in range(i + 1, len(onsets)):
                 second = onsets[j]
@@ -127,8 +137,10 @@ class SoloFinder:
                     waiting = True
                     continue
                 whole = heard if heard[-1] + MIN_SYLLABLE_GAP_S <= second else own
-                score = hits - self._sounds_between(first, max(own[-1], whole[-1]), second) \
-                    - self._solo_word_a_beat_before(first, second - first)
+                said_s = max(own[-1], whole[-1])
+                score = hits - self._sounds_between(first, said_s, second) \
+                    - self._solo_word_a_beat_before(first, second - first) \
+                    - self._solo_word_between(said_s, first, second)
                 if score == SOLO_CONFIRM_WORDS and best is None and not waiting:
                     # the earliest pair that fits fully (no earlier one still undecided:
                     # a longer period is confirmed later)
@@ -142,9 +154,90 @@ class SoloFinder:
         else:
             if best is not None and horizon < best[1] + MAX_PERIOD_S and not final:
                 waiting = True  # a later first solo may still come
+        if final or (best is not None and not waiting):
+            line_best, pending = self._best_line_pair(firsts, horizon, final)
+            if pending:
+                return None
+            if line_best is not None and (best is None or line_best[0] > best[0] or (
+                    line_best[0] == best[0] and line_best[1] < best[1] - MIN_PERIOD_S)):
+                best = line_best
         if best is not None and (final or not waiting):
             return self._take_solos(best[1], best[2])
         return None
+
+    def _best_line_pair(self, firsts: list[tuple[float, float]], horizon: float, final: bool
+                        ) -> tuple[tuple[int, float, float] | None, bool]:
+        """The best pair whose solo 2 lies where the line from solo 1 and the group's words puts it.
+
+        Where no heard pair fits fully at once: the lead speaks alone, so in babble at 10 dB
+        the detector may miss solo 2's start or place it a syllable off, while the group's
+        louder words are heard. Solo 1 (the first word heard as the solo's) and the group's
+        first `LINE_WORDS` words (before any free-timing card; a `LINE_SPARE_WORDS` more
+        may go unheard) lying within `LINE_AGREE_S` of one line make a pair of that line's
+        beats 0 and 1, if the recognizer hears the solo's word at beat 1. Such a pair is
+        scored as a heard one that kept the group's beat; it wins over a heard pair that
+        scores as well and starts a beat or more later (the room is quiet before the lead).
+        Gives (score, first, second) or None, and whether some such pair may still come.
+        """
+        beats = self._group_beats()
+        if len(beats) < LINE_WORDS:
+            return None, False
+        starts = [w.time_s for w in self.hearing.word_starts]
+        best: tuple[int, float, float] | None = None
+        # the room is quiet before the lead: solo 1 is the first word heard as the solo's
+        # (or starts among its syllables: noise may glue onto it); a line from a later word
+        # through the group's words a few beats apart kept a multiple of the period
+        earliest = [(t, said_s) for t, said_s in firsts if t <= firsts[0][1]] if firsts else []
+        for heard_first, said_s in earliest:
+            if horizon < heard_first + beats[-1] * MAX_PERIOD_S + MAX_PERIOD_S and not final:
+                return None, True
+            for heard_s in starts:
+                first = heard_first
+                period = (heard_s - first) / beats[0]
+                if not MIN_PERIOD_S <= period <= MAX_PERIOD_S:
+                    continue
+                points = [(0, first), (beats[0], heard_s)]
+                reach = CONFIRM_REACH * self.tolerances.off_beat_s(period)
+                for k, beat in enumerate(beats[1:], start=1):
+                    due_s = first + beat * period
+                    near = [t for t in starts if abs(t - due_s) <= reach]
+                    if near:
+                        points.append((beat, min(near, key=lambda t: abs(t - due_s))))
+                    elif k < LINE_WORDS:
+                        break  # only a spare word may go unheard: on a grid twice as fine
+                               # the real solo 2 and the group's first word leave a gap
+                if len(points) < LINE_WORDS + 1:
+                    continue
+                a, b = fit_line([x for x, _ in points], [t for _, t in points], period,
+                                prior_weight=0.0)
+                if max(abs(t - a - b * x) for x, t in points) > LINE_AGREE_S or \
+                        not MIN_PERIOD_S <= b <= MAX_PERIOD_S:
+                    continue
+                # the pair is the line's: solo 1 heard a little late (babble at 10 dB hides
+                # its /m/) would otherwise shorten the period by as much
+                first, second = a, a + b
+                if second < said_s + MIN_SYLLABLE_GAP_S or not self._is_solo_word(
+                        second, min(second + SOLO_CHECK_S + SOLO_TAIL_S,
+                                    a + 2 * b - MIN_SYLLABLE_GAP_S)):
+                    continue
+                score = LINE_WORDS - self._sounds_between(first, said_s, second) \
+                    - self._solo_word_a_beat_before(first, second - first) \
+                    - self._solo_word_between(said_s, first, second, heard_first)
+                if best is None or score > best[0]:
+                    best = (score, first, second)
+                    self.beats_kept[(first, second)] = (LINE_WORDS, tuple(points[1:]))
+        return best, False
+
+    def _group_beats(self) -> list[int]:
+        """Beats of the group's first voiced words (`LINE_WORDS` and spares) before free timing."""
+        beats: list[int] = []
+        for slot in self.slots[2:]:
+            if len(beats) == LINE_WORDS + LINE_SPARE_WORDS or slot.role is not Role.CARD or \
+                    slot.expected.free_timing:
+                break
+            if slot.expected.voiced:
+                beats.append(slot.beat)
+        return beats
 
     def _noise_before_word(self, i: int, own: list[float]) -> bool:
         """True when the sound at syllable i is the room's noise glued onto the lead's first word.
@@ -173,22 +266,56 @@ class SoloFinder:
             self.hearing.hits_between(first_s + SOLO_CHECK_S + SOLO_TAIL_S,
                                       second_s - MIN_SYLLABLE_GAP_S)
 
+    def _solo_word_between(self, said_s: float, first_s: float, second_s: float,
+                           heard_first_s: float | None = None) -> int:
+        """1 when the solo's word is heard on a beat between the pair, on a grid finer than its own.
+
+        The grid is the pair's divided a whole number of times (with a beat no shorter than
+        `MIN_PERIOD_S`); the word is looked for from `CONFIRM_REACH` off-beat tolerances
+        before such a beat, past the first solo's own syllables (the last starting at
+        `said_s` and lasting `SOLO_TAIL_S`: its tail was heard as the solo's word). The
+        lead says nothing between the two solos, so such a word means the pair is two or
+        more words apart: in babble at 10 dB the detector may hear no onset of the real solo
+        2 between them, while the recognizer still hears its word. It must be about as loud
+        as solo 1 (heard at `heard_first_s`, else at `first_s`): the recognizer hears the
+        babble's murmur as the solo's word too.
+        """
+        period_s = second_s - first_s
+        heard_first_s = first_s if heard_first_s is None else heard_first_s
+        first_db = max((level for (onset_s, _), level in self.solo_levels_db.items()
+                        if onset_s == heard_first_s), default=0.0)
+        for divisor in range(2, int(period_s / MIN_PERIOD_S) + 1):
+            beat_s = period_s / divisor
+            reach = CONFIRM_REACH * self.tolerances.off_beat_s(beat_s)
+            for k in range(1, divisor):
+                start_s = max(first_s + k * beat_s - reach, said_s + SOLO_TAIL_S)
+                end_s = min(start_s + SOLO_CHECK_S + SOLO_TAIL_S, second_s - MIN_SYLLABLE_GAP_S)
+                if end_s - start_s >= SOLO_TAIL_S and self._is_solo_word(start_s, end_s) and \
+                        self.solo_levels_db[(start_s, end_s)] >= first_db - BETWEEN_WORD_UNDER_DB:
+                    return 1
+        return 0
+
     def _solo_word_a_beat_before(self, first_s: float, period_s: float) -> int:
         """1 when a word heard as the solo's word starts a beat before `first_s`, else 0.
 
-        The beat is on the pair's own grid. Such a word means the pair is a word late (the group's
-        first words after the real solos fit it as well), since the room is quiet before the
-        lead's first solo (decisions: Beatz'n'Catz 8). Noise there is no such word.
+        The beat is on the pair's own grid or on one a whole number of times finer (with a
+        beat no shorter than `MIN_PERIOD_S`). Such a word means the pair is a word late (the
+        group's first words after the real solos fit it as well), or its period a multiple of
+        the solos' (in babble at 10 dB quiet words between went unheard, and a pair three words
+        apart kept the group's beat), since the room is quiet before the lead's first solo
+        (decisions: Beatz'n'Catz 8). Noise there is no such word.
         """
-        reach = CONFIRM_REACH * self.tolerances.off_beat_s(period_s)
-        due_s = first_s - period_s
         onsets = [s.time_s for s in self.hearing.syllables]
-        for k, w in enumerate(self.hearing.syllables):
-            if w.starts_word and abs(w.time_s - due_s) <= reach and \
-                    w.time_s < first_s - MIN_PERIOD_S and self._is_solo_word(
-                        w.time_s, self._solo_end(onsets, k, expected_syllables(
-                            self.slots[0].expected))):
-                return 1
+        for divisor in range(1, int(period_s / MIN_PERIOD_S) + 1):
+            beat_s = period_s / divisor
+            reach = CONFIRM_REACH * self.tolerances.off_beat_s(beat_s)
+            due_s = first_s - beat_s
+            for k, w in enumerate(self.hearing.syllables):
+                if w.starts_word and abs(w.time_s - due_s) <= reach and \
+                        w.time_s < first_s - MIN_PERIOD_S and self._is_solo_word(
+                            w.time_s, self._solo_end(onsets, k, expected_syllables(
+                                self.slots[0].expected))):
+                    return 1
         return 0
 
     def _beats_kept(self, first: float, second: float, horizon: float,
@@ -321,4 +448,5 @@ class SoloFinder:
             # the solo slot's own)
             self.solo_words[key] = heard.accepted or \
                 heard.label.split("/", 1)[0] in self._solo_alikes
+            self.solo_levels_db[key] = heard.level_db if heard.level_db is not None else -120.0
         return self.solo_words[key]

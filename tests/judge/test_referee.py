@@ -399,6 +399,23 @@ HARD_SOLOS = [
      {"period_s": 1.481643998447188, "voices": 2, "snr_db": 10.0, "noise": "babble",
       "jitter_ms": 18.788352583376902, "split": "test"}, 1045574346,
      ("Anna", "Ben", "Cem", "Mei")),
+    # --seed 39: nothing of solo 2 heard by the detector (the lead alone in babble at
+    # 10 dB); a pair inside the group's words won. Solo 1 and the group's first words lie
+    # on one line, which puts solo 2 where it was said
+    (["01", "25", "19"], "highscore", None, "wrong_word@8",
+     {"period_s": 2.20855972707759, "voices": 3, "snr_db": 10.0, "noise": "babble",
+      "jitter_ms": 17.164116373746282, "split": "test"}, 1044844015, ("Anna", "Ben", "Cem")),
+    # --seed 40: nothing of solo 2 heard by the detector, solo 1 paired with the group's
+    # first word (twice the period, nothing heard between), though its word is heard there
+    (["14", "31", "46", "32", "06", "05"], "challenge-7", 4, "wrong_dynamics@12",
+     {"period_s": 1.1785337821052846, "voices": 2, "snr_db": 10.0, "noise": "babble",
+      "jitter_ms": 0.8201806398919742, "split": "test"}, 32942729,
+     ("Anna", "Ben", "Cem", "Mei")),
+    # --seed 38: the quiet words after the solos unheard in babble at 10 dB, solo 2 and a
+    # group word three beats later fitted fully; solo 1 lies a third of that period before
+    (["29", "08", "12", "13"], "challenge-3", 4, "off_beat@9",
+     {"period_s": 1.0499503981150708, "voices": 1, "snr_db": 10.0, "noise": "babble",
+      "jitter_ms": 18.198565025764715, "split": "test"}, 50067042, ("Anna", "Ben", "Cem")),
 ]
 
 
