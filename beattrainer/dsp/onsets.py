@@ -30,7 +30,9 @@ How it works
    `burst_rise_s`, with the power above it not falling as a whole (YEAH's
    formants moving raise one band and lower the next), once the level sank
    `burst_dip_db`, is a syllable starting at the burst if the level then rises
-   `burst_vowel_rise_db` within `burst_wait_s`. A background
+   `burst_vowel_rise_db` within `burst_wait_s`; if a dip re-armed after all, the
+   vowel fires the syllable, still placed at such a burst before it (a /ts/ rises
+   out of the tail 40-60 ms before its vowel lifts the level). A background
    syllable still sounding when the foreground rises through it re-arms at
    once (the group's first word must not hide in a babble syllable; a word
    that reached the foreground already is rising into its own vowel), and so
@@ -210,7 +212,8 @@ class OnsetConfig:
                                     # a room (see _measure_tail; dry words fall at
                                     # 650 dB/s and more, a room's at 100-250)
     burst_rise_db: float = 10.0     # in a room, a band above voiced_below_hz rising this
-    burst_rise_s: float = 0.02      # far within this long is a consonant's burst ...
+    burst_rise_s: float = 0.04      # far within this long is a consonant's burst (a /ts/
+                                    # in the tail rises 8 dB in 20 ms, 12-18 in 40) ...
     burst_dip_db: float = 4.0       # ... once the level sank this far below the syllable's
                                     # peak (the tail fills the closure before a /k/ or
                                     # /ts/: the level dips less than dip_db) ...
@@ -408,6 +411,7 @@ class OnsetDetector:
         self._speaker_level_db = float("-inf")
         self._level_memory_hops = c.level_memory_s / self._hop_s
         self._last_onset_hop = -(10**9)
+        self._last_start_hop = -(10**9)  # where the last syllable began (may lag its firing)
         self._silent_hops = 10**9
         self._background_db = float("nan")
         self._background_alpha = min(1.0, self._hop_s / c.background_s)
@@ -504,6 +508,10 @@ class OnsetDetector:
         """Stream time [s] of the end of `hop`'s frame (the first frame is a whole one)."""
         return (self.frame_samples + hop * self.hop_samples) / self.sr
 
+    def _hop_of_time(self, time_s: float) -> float:
+        """The (fractional) hop whose frame ends at stream time `time_s` (see `_time_of_hop`)."""
+        return (time_s * self.sr - self.frame_samples) / self.hop_samples
+
     def _step(self, e: float, bands_db: np.ndarray, events: list) -> None:
         c = self.config
         hop = self._hop
@@ -573,20 +581,22 @@ class OnsetDetector:
                 self._armed, surge = True, True
                 self._valley_db, self._valley_hop = window[k], hop - len(window) + k
         hit = False
-        if not self._armed and self._burst is None:
+        if self._burst is None:
+            # (a dip that re-armed in the tail leaves the onset to the vowel's rise, up
+            # to 50 ms after a /ts/ began: the burst before it still places the syllable)
             burst_hop = self._consonant_burst_hop(e)
             if burst_hop is not None:
                 self._burst = (burst_hop, e, hop + self._burst_wait_hops)
         if self._burst is not None:
             burst_hop, burst_db, until_hop = self._burst
-            if self._armed or hop > until_hop:
-                self._burst = None  # a dip re-armed after all, or no vowel followed
-            elif e >= burst_db + c.burst_vowel_rise_db:
+            if hop > until_hop:
+                self._burst = None  # no vowel followed
+            elif not self._armed and e >= burst_db + c.burst_vowel_rise_db:
                 # a consonant's burst in the room's tail, and its vowel rising after it:
                 # no dip re-armed, and the vowel comes too late to place the syllable
                 self._armed = True
                 self._valley_db, self._valley_hop = burst_db, int(burst_hop)
-                self._try_fire(e, events)
+                self._try_fire(e, events, from_burst=True)
                 return
         if not self._armed and self._hit_rise():
             # an abrupt, unvoiced jump inside a sound (a kiss or a clap right after a
@@ -645,7 +655,9 @@ class OnsetDetector:
         see `rising_band_start`. Returns the (fractional) hop, or None.
         """
         c = self.config
-        if (self._hop - self._last_onset_hop < self._min_ioi_hops
+        # (counted from where the syllable began: a vowel rising slowly out of the
+        # tail fires it up to 50 ms late, and a /ts/ 110 ms after its start was lost)
+        if (self._hop - self._last_start_hop < self._min_ioi_hops
                 or e > self._syllable_peak_db - c.burst_dip_db or not self.reverberant()
                 or len(self._recent_bands) <= self._burst_hops):
             return None
@@ -774,7 +786,8 @@ class OnsetDetector:
             self._peaks.popleft()
         self._speaker_level_db = median_level([p for _, p in self._peaks])
 
-    def _try_fire(self, e: float, events: list, hit: bool = False) -> None:
+    def _try_fire(self, e: float, events: list, hit: bool = False,
+                  from_burst: bool = False) -> None:
         c = self.config
         burst_hop = None if self._burst is None else self._burst[0]
         hop = self._hop
@@ -832,16 +845,21 @@ class OnsetDetector:
             if quiet_hop - onset_hop <= c.quiet_band_max_shift_s / self._hop_s or \
                     self._babble_before(onset_hop, quiet_hop):
                 onset_hop = max(onset_hop, quiet_hop)
-        if burst_hop is not None:
+        if from_burst:
             onset_hop = burst_hop  # (see `_step`: the vowel rose late after the burst)
         rise_hops = hop - int(np.floor(onset_hop))
         time_s = self._time_of_hop(onset_hop) - c.onset_offset_s
-        if (burst_hop is None and not starts_word and self._word
+        if (not from_burst and not starts_word and self._word
                 and self._valley_db >= rule_db + c.shallow_dip_db):
             # a dip that stays well above the onset rule's level (a vowel-to-vowel or
             # nasal transition): the syllable starts at the dip's bottom, the centre
             # of the slow level's window there
             time_s = self._time_of_hop(self._valley_hop) - self._slow_delay_s
+        if burst_hop is not None and not from_burst and not starts_word and self._word:
+            # a dip re-armed in the room's tail, but a consonant's burst rose before
+            # the vowel did: the syllable starts at the burst (a word's start after a
+            # gap is traced back by its own rules)
+            time_s = min(time_s, self._time_of_hop(burst_hop) - c.onset_offset_s)
         before = self._power_before(int(np.floor(onset_hop)))
         onset = {
             "time_s": max(0.0, time_s),
@@ -858,6 +876,7 @@ class OnsetDetector:
         self._burst = None
         self._syllable_peak_db = e
         self._last_onset_hop = hop
+        self._last_start_hop = self._hop_of_time(time_s + c.onset_offset_s)
         risen = np.mean(list(self._recent_power)[-(rise_hops + 1):], axis=0)
         low_share = features.rise_low_share(risen, before, self._voiced_bands)
         if self._pending is not None:
