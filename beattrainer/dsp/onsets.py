@@ -85,8 +85,8 @@ How it works
    and so does one that reaches the foreground gate while the open "word"
    stayed below it or `word_over_word_db` below this onset (babble, or a
    late word's tail running into the next; its peak before this rise: a rise
-   that re-armed without a dip lifted the running peak on its way up). Silence is relative: below the
-   speaker level minus `silence_below_db`, or less than
+   that re-armed without a dip lifted the running peak on its way up).
+   Silence is relative: below the speaker level minus `silence_below_db`, or less than
    `silence_over_ambient_db` above the bed or `silence_over_top_db` above
    the top, so babble between words does not glue them together. The top
    alone does not silence a hop that stands `band_clear_db` above the
