@@ -37,10 +37,13 @@ class Hearing:
     Parameters
     ----------
     sr : rate of the blocks [Hz]
+    latency_s : the onset detector's latency [s]: an abrupt onset is reported this long
+        after it (a word start is placed once its attack and the syllables in it are in)
     """
 
-    def __init__(self, sr: int) -> None:
+    def __init__(self, sr: int, latency_s: float = 0.0) -> None:
         self.sr = sr
+        self.latency_s = latency_s
         self._chunks: list[np.ndarray] = []
         self._audio = np.zeros(0, dtype=np.float32)
         self.n_samples = 0
@@ -54,6 +57,15 @@ class Hearing:
     def time_s(self) -> float:
         """Audio consumed so far [s]."""
         return self.n_samples / self.sr
+
+    @property
+    def settled_s(self) -> float:
+        """Stream time up to which the onsets are final [s].
+
+        The detector reports an onset up to its latency late, and a word start may
+        still move (`word_attack_s`) until its attack has arrived.
+        """
+        return min([self.time_s - self.latency_s, *(o.time_s for o in self._unplaced)])
 
     def take_block(self, block: np.ndarray) -> None:
         """Keep one mono float32 block of audio."""
@@ -79,7 +91,7 @@ class Hearing:
         """Move each word start heard out to where its word's sound begins (`word_attack_s`)."""
         waiting: list[Onset] = []
         for onset in self._unplaced:
-            if self.n_samples < (onset.time_s + ATTACK_WINDOW_S) * self.sr:
+            if self.n_samples < (onset.time_s + ATTACK_WINDOW_S + self.latency_s) * self.sr:
                 waiting.append(onset)
                 continue
             attack_s = self.word_attack_s(onset.time_s)

@@ -104,7 +104,7 @@ class Referee:
         self.sr = sr
         self.tolerances = Tolerances.for_strictness(strictness)
         self.strictness = strictness
-        self.hearing = Hearing(sr)
+        self.hearing = Hearing(sr, detector.latency_s)
         self.solo_finder = SoloFinder(self.hearing, self.slots, recognizer,
                                        self.tolerances)
         self._tracker: TempoTracker | None = (
@@ -177,7 +177,7 @@ class Referee:
 
     def _find_solos(self, final: bool) -> bool:
         """Take the tempo from the lead's two solo words, once `SoloFinder` has found them."""
-        solos = self.solo_finder.find(self.time_s - self.detector.latency_s, final)
+        solos = self.solo_finder.find(self.hearing.settled_s, final)
         if solos is None:
             return False
         self._tracker = solos.tracker
@@ -191,7 +191,7 @@ class Referee:
         """Judge `slot` once the audio it needs has arrived (None: not yet)."""
         tracker = self._tracker
         period = tracker.period_s
-        horizon = self.time_s - self.detector.latency_s
+        horizon = self.hearing.settled_s
         if self._reanchor_pending:
             return self._close_reanchor(slot, final, horizon)
         expected_s = tracker.expected_s(slot.beat)
@@ -306,7 +306,7 @@ class Referee:
         the next slot a beat early. A start the recognizer hears as no voice is skipped;
         none is left while the audio after the last one is still coming.
         """
-        horizon = self.time_s - self.detector.latency_s
+        horizon = self.hearing.settled_s
         reach_s = SEARCH_FRACTION * self._tracker.period_s
         for k, start_s in enumerate(starts_s):
             if start_s not in self._action_checks:
@@ -503,7 +503,7 @@ class Referee:
         limit = onset_s + (3.0 if free else 1.0) * period
         if later and later[0] <= limit:
             return later[0]
-        if self.time_s - self.detector.latency_s >= limit or final:
+        if self.hearing.settled_s >= limit or final:
             return min(limit, self.time_s)
         return None
 
