@@ -231,11 +231,17 @@ class Referee:
                                hit_follows=self._hit_follows(slot))
         if end_s is None:
             return None
-        if set(slot.expected.labels) & HIT_LABELS and not slot.expected.free_timing \
-                and onset is not None:
+        if set(slot.expected.labels) & HIT_LABELS and onset is not None:
             # a kiss is over in a moment: the rest of the period is the room's, and
-            # babble over a whole slow beat outweighed it (a growl lasts longer)
-            end_s = min(end_s, onset + HIT_SLOT_S)
+            # babble over a whole slow beat outweighed it (a growl lasts longer). A
+            # free-timing squeak's slot runs to the next word, seconds of the room's
+            # sound after the squeaks: it ends after the last squeak of its series
+            # (babble at 20 dB over 6.5 s after one squeak made it a KISS); a word heard
+            # there instead keeps its slot to the next word
+            if not slot.expected.free_timing:
+                end_s = min(end_s, onset + HIT_SLOT_S)
+            elif any(p.time_s == onset for p in self.hearing.percussion):
+                end_s = min(end_s, self._last_of_series(onset) + HIT_SLOT_S)
         return self._judge_voiced(slot, expected_s, onset, end_s, timed=True)
 
     def _close_after_off_beat(self, slot: Slot, expected_s: float, horizon: float,
@@ -527,6 +533,15 @@ class Referee:
             if later.expected.sound is not Sound.SILENCE:
                 return is_hit(later.expected)
         return False
+
+    def _last_of_series(self, onset_s: float) -> float:
+        """The last hit of the series starting at `onset_s`: each within `HIT_PAUSE_S` [s]."""
+        last = onset_s
+        for t in sorted(p.time_s for p in self.hearing.percussion if p.time_s > onset_s):
+            if t - last >= HIT_PAUSE_S:
+                break
+            last = t
+        return last
 
     def _hits_after_pause(self, onset_s: float, earliest_s: float) -> list[float]:
         """Percussive hits from `earliest_s` on that follow a pause of `HIT_PAUSE_S`."""

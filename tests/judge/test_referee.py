@@ -298,6 +298,20 @@ def test_a_whispers_tail_is_no_word_in_the_silence_after_it(render):
     assert report.result == "completed", report.to_json()["mistake"]
 
 
+def test_a_free_squeak_is_judged_by_its_own_sound(render):
+    """Challenge 2, card 44 (one squeak, then a free pause) in babble at 20 dB.
+
+    The squeak's slot ran to the next word 6.8 s later; over that much babble the one
+    squeak was heard as a KISS (judge.py --seed 46). Its slot now ends after its squeaks.
+    """
+    perf, samples, sr, truth = render(
+        ["46", "35", "44", "20", "39"], "challenge-2", 5, None, 650166693, ("Anna", "Ben", "Cem"),
+        period_s=2.4992841310560503, voices=1, snr_db=20.0, noise="babble",
+        jitter_ms=2.16666304348631, split="test")
+    report = judge(perf, samples, grid=(truth["period_s"], truth["slots"][0]["expected_onset_s"]))
+    assert report.result == "completed", report.to_json()["mistake"]
+
+
 def test_streaming_equals_batch(render):
     perf, samples, sr, truth = render(["01", "04", "37"], jitter_ms=20.0, seed=5, snr_db=20.0)
     reports = [judge(perf, samples, block=b).to_json() for b in (160, 1024, len(samples))]
