@@ -18,6 +18,8 @@ ONSET_LEVEL_S = 0.16         # an onset's level: its loudest frame within this l
 LEVEL_FRAME_S = 0.02         # ... of frames this long [s]
 HIT_LEVEL_S = 0.06  # a hit's level: its loudest frame within this long [s] ...
 HIT_FRAME_S = 0.01  # ... of frames this long [s]
+RULE_FRAME_S = 0.008         # a rise is measured in frames this long [s] (the detector's)
+RULE_HOP_S = 0.002           # ... every this long [s]
 
 
 class Hearing:
@@ -76,6 +78,17 @@ class Hearing:
     def hits_between(self, start_s: float, end_s: float) -> int:
         """How many percussive hits the detector heard in [start_s, end_s)."""
         return sum(start_s <= p.time_s < end_s for p in self.percussion)
+
+    def rise_s(self, start_s: float, end_s: float, level_db: float) -> float:
+        """Where the power first reaches `level_db` between two times [s] (`end_s` if never)."""
+        frame = int(RULE_FRAME_S * self.sr)
+        hop = int(RULE_HOP_S * self.sr)
+        frames = frame_signal(np.asarray(self.samples(start_s, end_s), dtype=np.float64),
+                              frame, hop)
+        if len(frames) == 0:
+            return end_s
+        loud = 10.0 * np.log10(np.mean(frames ** 2, axis=1) + 1e-12) >= level_db
+        return start_s + int(np.argmax(loud)) * RULE_HOP_S if loud.any() else end_s
 
     def hit_level_db(self, hit_s: float) -> float:
         """How loud a hit is: its loudest `HIT_FRAME_S` frame within `HIT_LEVEL_S` [dB]."""

@@ -416,6 +416,21 @@ HARD_SOLOS = [
     (["29", "08", "12", "13"], "challenge-3", 4, "off_beat@9",
      {"period_s": 1.0499503981150708, "voices": 1, "snr_db": 10.0, "noise": "babble",
       "jitter_ms": 18.198565025764715, "split": "test"}, 50067042, ("Anna", "Ben", "Cem")),
+    # --seed 47: a babble word start between the solos (babble at 20 dB, 18-24 dB under
+    # solo 1) counted against the real pair; solo 1 and that babble word won
+    (["26", "03", "02", "18"], "challenge-3", 4, "unexpected_sound@6",
+     {"period_s": 1.8310050816080294, "voices": 3, "snr_db": 20.0, "noise": "babble",
+      "jitter_ms": 6.75100357255123, "split": "test"}, 1061923604, ("Anna", "Ben", "Cem")),
+    (["38"], "challenge-1", 1, None,
+     {"period_s": 2.5280096356624697, "voices": 1, "snr_db": 20.0, "noise": "babble",
+      "jitter_ms": 19.133878983405637, "split": "test"}, 282876749,
+     ("Anna", "Ben", "Cem", "Mei")),
+    # --seed 48: babble 28 dB under the lead glued onto solo 1, whose own start the detector
+    # missed: solo 1 taken 180 ms early; the start lies where the level reaches the lead's
+    (["13", "06"], "challenge-9", 2, "missing@4",
+     {"period_s": 2.2299118304263508, "voices": 3, "snr_db": 20.0, "noise": "babble",
+      "jitter_ms": 15.258545272128021, "split": "test"}, 28231576,
+     ("Anna", "Ben", "Cem", "Mei")),
 ]
 
 
