@@ -18,8 +18,13 @@ ONSET_LEVEL_S = 0.16         # an onset's level: its loudest frame within this l
 LEVEL_FRAME_S = 0.02         # ... of frames this long [s]
 HIT_LEVEL_S = 0.06  # a hit's level: its loudest frame within this long [s] ...
 HIT_FRAME_S = 0.01  # ... of frames this long [s]
-RULE_FRAME_S = 0.008         # a rise is measured in frames this long [s] (the detector's)
+RULE_BELOW_PEAK_DB = 30.0    # the truth's onset rule: a sound starts where its power first
+                             # comes within this of its peak [dB] (dsp/onsets.py follows it)
+RULE_PEAK_S = 0.2            # ... the peak within this long after the heard onset [s]
+RULE_FRAME_S = 0.008         # ... in frames this long [s] (the detector's)
 RULE_HOP_S = 0.002           # ... every this long [s]
+RULE_MAX_SHIFT_S = 0.03      # a rule onset further on is another sound's (the detector
+                             # placed the stream's first word at most 30 ms early)
 
 
 class Hearing:
@@ -78,6 +83,26 @@ class Hearing:
     def hits_between(self, start_s: float, end_s: float) -> int:
         """How many percussive hits the detector heard in [start_s, end_s)."""
         return sum(start_s <= p.time_s < end_s for p in self.percussion)
+
+    def rule_onset_s(self, onset_s: float) -> float:
+        """The heard onset moved on to where the sound first comes within 30 dB of its peak [s].
+
+        The detector backtracks a word's start to the speaker level minus
+        `RULE_BELOW_PEAK_DB`, the truth's rule; before the first word no speaker level is
+        known, and it fires on the word's first rise out of silence, 10-30 ms before the rule
+        onset. Measured on the raw power: in noise the rule level lies under the noise and
+        the onset stays as heard; so it does where the rule onset lies more than
+        `RULE_MAX_SHIFT_S` later (the peak is another sound's).
+        """
+        frame = int(RULE_FRAME_S * self.sr)
+        hop = int(RULE_HOP_S * self.sr)
+        audio = self.samples(onset_s, onset_s + RULE_PEAK_S + RULE_FRAME_S)
+        frames = frame_signal(np.asarray(audio, dtype=np.float64), frame, hop)
+        if len(frames) == 0:
+            return onset_s
+        level_db = 10.0 * np.log10(np.mean(frames ** 2, axis=1) + 1e-12)
+        shift_s = int(np.argmax(level_db >= level_db.max() - RULE_BELOW_PEAK_DB)) * RULE_HOP_S
+        return onset_s + shift_s if shift_s <= RULE_MAX_SHIFT_S else onset_s
 
     def rise_s(self, start_s: float, end_s: float, level_db: float) -> float:
         """Where the power first reaches `level_db` between two times [s] (`end_s` if never)."""

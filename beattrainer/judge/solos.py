@@ -406,11 +406,18 @@ class SoloFinder:
     def _take_solos(self, first: float, second: float) -> Solos:
         """The grid from the solos, taking a solo onset the detector misheard from the line.
 
-        A misheard onset is one alone off the line of the other solo and the group's first words.
+        Heard onsets are timed by the truth's rule (`Hearing.rule_onset_s`). A misheard
+        onset is one alone off the line of the other solo and the group's first words.
         """
         _, confirmed = self.beats_kept[(first, second)]
         first, second, confirmed = self._solos_before(first, second, confirmed)
-        tracker = TempoTracker.from_solos(*refine_solo_onsets((first, second), confirmed))
+        # both solos timed by the truth's rule: the stream's first word lacks the speaker
+        # level the detector times later words by, and came 10-30 ms early (the period 1-2%
+        # long); a solo placed on a line rather than at a heard onset stays where it is
+        # (their audio is still judged from the heard onsets)
+        heard = {s.time_s for s in self.hearing.syllables}
+        timed = tuple(self.hearing.rule_onset_s(t) if t in heard else t for t in (first, second))
+        tracker = TempoTracker.from_solos(*refine_solo_onsets(timed, confirmed))
         return Solos((first, second), tracker)
 
     def _solos_before(self, first: float, second: float, confirmed: tuple[tuple[int, float], ...]

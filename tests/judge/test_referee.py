@@ -446,6 +446,28 @@ def test_solos_are_found_in_noise(render, cards, mode, number, mistake, options,
         truth["slots"][2]["expected_onset_s"], abs=0.08)
 
 
+# --seed 47, clean: the stream's first word (solo 1) was placed 15-20 ms early, before any
+# speaker level told the detector where the truth's rule lies; the period came out 1-2% long
+FIRST_SOLO_AFTER_SILENCE = [
+    (["11", "41"], "highscore", None, None,
+     {"period_s": 0.9341013353520589, "voices": 2, "jitter_ms": 7.897901533672269,
+      "split": "test"}, 754625666, ("Anna", "Ben", "Cem", "Mei")),
+    (["21"], "challenge-3", 1, None,
+     {"period_s": 1.6589130615692524, "voices": 2, "jitter_ms": 0.5572384986812207,
+      "split": "test"}, 687968053, ("Anna", "Ben", "Cem")),
+]
+
+
+@pytest.mark.parametrize("cards, mode, number, mistake, options, seed, players",
+                         FIRST_SOLO_AFTER_SILENCE)
+def test_the_solos_period_is_timed_alike_on_both(render, cards, mode, number, mistake, options,
+                                                 seed, players):
+    perf, samples, sr, truth = render(cards, mode, number, mistake, seed, players, **options)
+    report = judge(perf, samples)
+    solos_s = truth["slots"][1]["word_onset_s"] - truth["slots"][0]["word_onset_s"]
+    assert report.period_s == pytest.approx(solos_s, rel=0.01)
+
+
 def test_a_squeak_card_after_the_squeaker_name_card_is_its_own_slot(render):
     """09's squeaks and 44's single squeak after it: 44 starts at its own hit, not the next word.
 
