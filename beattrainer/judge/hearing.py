@@ -29,6 +29,13 @@ ROOM_BEFORE_WORD_DB = 25.0  # ... staying this far under that peak were the room
                             # 99.9% stayed within 24.8 dB)
 ATTACK_WITHIN_DB = 20.0  # ... and the word starts at the first frame this close to the peak
                          # (13 of the 15 moved to within 20 ms of the truth, none beyond 70 ms)
+RULE_BELOW_PEAK_DB = 30.0    # the truth's onset rule: a sound starts where its power first
+                             # comes within this of its peak [dB] (dsp/onsets.py follows it)
+RULE_PEAK_S = 0.2            # ... the peak within this long after the heard onset [s]
+RULE_FRAME_S = 0.008         # ... in frames this long [s] (the detector's)
+RULE_HOP_S = 0.002           # ... every this long [s]
+RULE_MAX_SHIFT_S = 0.03      # a rule onset further on is another sound's (the detector
+                             # placed the stream's first word at most 30 ms early)
 
 
 class Hearing:
@@ -142,6 +149,37 @@ class Hearing:
     def hits_between(self, start_s: float, end_s: float) -> int:
         """How many percussive hits the detector heard in [start_s, end_s)."""
         return sum(start_s <= p.time_s < end_s for p in self.percussion)
+
+    def rule_onset_s(self, onset_s: float) -> float:
+        """The heard onset moved on to where the sound first comes within 30 dB of its peak [s].
+
+        The detector backtracks a word's start to the speaker level minus
+        `RULE_BELOW_PEAK_DB`, the truth's rule; before the first word no speaker level is
+        known, and it fires on the word's first rise out of silence, 10-30 ms before the rule
+        onset. Measured on the raw power: in noise the rule level lies under the noise and
+        the onset stays as heard; so it does where the rule onset lies more than
+        `RULE_MAX_SHIFT_S` later (the peak is another sound's).
+        """
+        frame = int(RULE_FRAME_S * self.sr)
+        hop = int(RULE_HOP_S * self.sr)
+        audio = self.samples(onset_s, onset_s + RULE_PEAK_S + RULE_FRAME_S)
+        frames = frame_signal(np.asarray(audio, dtype=np.float64), frame, hop)
+        if len(frames) == 0:
+            return onset_s
+        level_db = 10.0 * np.log10(np.mean(frames ** 2, axis=1) + 1e-12)
+        shift_s = int(np.argmax(level_db >= level_db.max() - RULE_BELOW_PEAK_DB)) * RULE_HOP_S
+        return onset_s + shift_s if shift_s <= RULE_MAX_SHIFT_S else onset_s
+
+    def rise_s(self, start_s: float, end_s: float, level_db: float) -> float:
+        """Where the power first reaches `level_db` between two times [s] (`end_s` if never)."""
+        frame = int(RULE_FRAME_S * self.sr)
+        hop = int(RULE_HOP_S * self.sr)
+        frames = frame_signal(np.asarray(self.samples(start_s, end_s), dtype=np.float64),
+                              frame, hop)
+        if len(frames) == 0:
+            return end_s
+        loud = 10.0 * np.log10(np.mean(frames ** 2, axis=1) + 1e-12) >= level_db
+        return start_s + int(np.argmax(loud)) * RULE_HOP_S if loud.any() else end_s
 
     def hit_level_db(self, hit_s: float) -> float:
         """How loud a hit is: its loudest `HIT_FRAME_S` frame within `HIT_LEVEL_S` [dB]."""

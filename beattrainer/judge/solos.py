@@ -39,6 +39,13 @@ MISFIT_MARGIN_S = 0.05       # of two pairs that fit as well, the one whose line
 BETWEEN_WORD_UNDER_DB = 4.0  # a solo's word heard between a pair is the lead's within this
                              # much under solo 1's level [dB] (a solo 2 the detector missed:
                              # 2 dB; babble at 10 dB heard as the word: 6-12 dB)
+BETWEEN_SOUND_UNDER_DB = 12.0  # a syllable heard between a pair is the lead's within this much
+                              # under solo 1's onset level [dB] (the real solo 2 of a pair
+                              # two words apart: about as loud; babble at 20 dB heard between
+                              # the real solos: 18-24 dB under)
+NOISE_UNDER_DB = 20.0        # a sound this much under the next syllable it glues onto [dB] is
+                             # the room's before the lead's word (babble at 20 dB: 30 dB under;
+                             # a solo's own /m/ reaches its vowel within the onset's level window)
 LINE_WORDS = 2               # the group's first words that may set solo 2 on the line from solo 1
 LINE_SPARE_WORDS = 1         # ... of this many more (a word may go unheard)
 LINE_AGREE_S = AGREE_S       # ... lying this close to one line with it [s]
@@ -104,6 +111,7 @@ class SoloFinder:
             if best is not None and first > best[1] + MAX_PERIOD_S:
                 break
             own = self._solo_syllables(i)
+            first = own[0] = self._start_past_faint_noise(own)
             first_end = self._solo_end(onsets, i, solo_syllables)
             if horizon < first_end and not final:
                 waiting = True
@@ -125,7 +133,8 @@ class SoloFinder:
                 if horizon < second_end and not final:
                     waiting = True
                     break  # the second solo is still being said
-                if not self._is_solo_word(second, second_end):
+                if not self._is_solo_word(second, second_end) or \
+                        not self._alike_loud(first, second):
                     continue
                 if second < first_end - SOLO_TAIL_S and \
                         not self._is_solo_word(first, second - MIN_SYLLABLE_GAP_S):
@@ -251,6 +260,28 @@ class SoloFinder:
             after < len(syllables) and not syllables[after].starts_word and \
             syllables[after].time_s - own[-1] > SOLO_MAX_GAP_S
 
+    def _start_past_faint_noise(self, own: list[float]) -> float:
+        """Where a solo starting with syllables `own` [s] begins, past noise glued onto it.
+
+        A first sound `NOISE_UNDER_DB` fainter than the next syllable is the room's
+        (babble at 20 dB before the lead, 28-30 dB under): the word starts where the level
+        first rises to within that of the next syllable's. Otherwise at own[0].
+        """
+        if len(own) < 2:
+            return own[0]
+        loud_db = self.hearing.onset_level_db(own[1]) - NOISE_UNDER_DB
+        if self.hearing.onset_level_db(own[0]) >= loud_db:
+            return own[0]
+        return self.hearing.rise_s(own[0], own[1], loud_db)
+
+    def _alike_loud(self, first_s: float, second_s: float) -> bool:
+        """Whether two solo onsets are about as loud: the lead says both, the same way.
+
+        A pair `NOISE_UNDER_DB` apart has one in the room's noise (babble before the lead).
+        """
+        return abs(self.hearing.onset_level_db(first_s) -
+                   self.hearing.onset_level_db(second_s)) <= NOISE_UNDER_DB
+
     def _sounds_between(self, first_s: float, first_said_s: float, second_s: float) -> int:
         """What is heard between the first solo's own syllables and the second solo.
 
@@ -260,8 +291,10 @@ class SoloFinder:
         starting on noise before the lead shows sound here: in babble at 10 dB the detector
         heard of the solo between such a pair only the hit of its KATZE.
         """
+        floor_db = self.hearing.onset_level_db(first_s) - BETWEEN_SOUND_UNDER_DB
         between = [s for s in self.hearing.syllables
-                   if first_said_s + MIN_SYLLABLE_GAP_S <= s.time_s < second_s - MIN_SYLLABLE_GAP_S]
+                   if first_said_s + MIN_SYLLABLE_GAP_S <= s.time_s < second_s - MIN_SYLLABLE_GAP_S
+                   and self.hearing.onset_level_db(s.time_s) >= floor_db]
         return len(between) + sum(s.starts_word for s in between) + \
             self.hearing.hits_between(first_s + SOLO_CHECK_S + SOLO_TAIL_S,
                                       second_s - MIN_SYLLABLE_GAP_S)
@@ -373,11 +406,18 @@ class SoloFinder:
     def _take_solos(self, first: float, second: float) -> Solos:
         """The grid from the solos, taking a solo onset the detector misheard from the line.
 
-        A misheard onset is one alone off the line of the other solo and the group's first words.
+        Heard onsets are timed by the truth's rule (`Hearing.rule_onset_s`). A misheard
+        onset is one alone off the line of the other solo and the group's first words.
         """
         _, confirmed = self.beats_kept[(first, second)]
         first, second, confirmed = self._solos_before(first, second, confirmed)
-        tracker = TempoTracker.from_solos(*refine_solo_onsets((first, second), confirmed))
+        # both solos timed by the truth's rule: the stream's first word lacks the speaker
+        # level the detector times later words by, and came 10-30 ms early (the period 1-2%
+        # long); a solo placed on a line rather than at a heard onset stays where it is
+        # (their audio is still judged from the heard onsets)
+        heard = {s.time_s for s in self.hearing.syllables}
+        timed = tuple(self.hearing.rule_onset_s(t) if t in heard else t for t in (first, second))
+        tracker = TempoTracker.from_solos(*refine_solo_onsets(timed, confirmed))
         return Solos((first, second), tracker)
 
     def _solos_before(self, first: float, second: float, confirmed: tuple[tuple[int, float], ...]
@@ -406,7 +446,8 @@ class SoloFinder:
             end_s = min(onset + SOLO_CHECK_S + SOLO_TAIL_S, points[0][1] - MIN_SYLLABLE_GAP_S)
             said = len(self.hearing.syllables_between(due_s - reach, end_s)) + \
                 self.hearing.hits_between(due_s - reach, end_s)
-            if said < SOLO_BEFORE_SOUNDS or not self._is_solo_word(onset, end_s):
+            if said < SOLO_BEFORE_SOUNDS or not self._is_solo_word(onset, end_s) or \
+                    not self._alike_loud(onset, points[0][1]):
                 break
             points = [(0, onset), *((beat + 1, t) for beat, t in points)]
         return points[0][1], points[1][1], tuple(points[2:])

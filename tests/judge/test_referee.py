@@ -445,6 +445,21 @@ HARD_SOLOS = [
     (["29", "08", "12", "13"], "challenge-3", 4, "off_beat@9",
      {"period_s": 1.0499503981150708, "voices": 1, "snr_db": 10.0, "noise": "babble",
       "jitter_ms": 18.198565025764715, "split": "test"}, 50067042, ("Anna", "Ben", "Cem")),
+    # --seed 47: a babble word start between the solos (babble at 20 dB, 18-24 dB under
+    # solo 1) counted against the real pair; solo 1 and that babble word won
+    (["26", "03", "02", "18"], "challenge-3", 4, "unexpected_sound@6",
+     {"period_s": 1.8310050816080294, "voices": 3, "snr_db": 20.0, "noise": "babble",
+      "jitter_ms": 6.75100357255123, "split": "test"}, 1061923604, ("Anna", "Ben", "Cem")),
+    (["38"], "challenge-1", 1, None,
+     {"period_s": 2.5280096356624697, "voices": 1, "snr_db": 20.0, "noise": "babble",
+      "jitter_ms": 19.133878983405637, "split": "test"}, 282876749,
+     ("Anna", "Ben", "Cem", "Mei")),
+    # --seed 48: babble 28 dB under the lead glued onto solo 1, whose own start the detector
+    # missed: solo 1 taken 180 ms early; the start lies where the level reaches the lead's
+    (["13", "06"], "challenge-9", 2, "missing@4",
+     {"period_s": 2.2299118304263508, "voices": 3, "snr_db": 20.0, "noise": "babble",
+      "jitter_ms": 15.258545272128021, "split": "test"}, 28231576,
+     ("Anna", "Ben", "Cem", "Mei")),
 ]
 
 
@@ -458,6 +473,28 @@ def test_solos_are_found_in_noise(render, cards, mode, number, mistake, options,
     # (where it was said, unless it was the mistake)
     assert report.slots[2].expected_onset_s == pytest.approx(
         truth["slots"][2]["expected_onset_s"], abs=0.08)
+
+
+# --seed 47, clean: the stream's first word (solo 1) was placed 15-20 ms early, before any
+# speaker level told the detector where the truth's rule lies; the period came out 1-2% long
+FIRST_SOLO_AFTER_SILENCE = [
+    (["11", "41"], "highscore", None, None,
+     {"period_s": 0.9341013353520589, "voices": 2, "jitter_ms": 7.897901533672269,
+      "split": "test"}, 754625666, ("Anna", "Ben", "Cem", "Mei")),
+    (["21"], "challenge-3", 1, None,
+     {"period_s": 1.6589130615692524, "voices": 2, "jitter_ms": 0.5572384986812207,
+      "split": "test"}, 687968053, ("Anna", "Ben", "Cem")),
+]
+
+
+@pytest.mark.parametrize("cards, mode, number, mistake, options, seed, players",
+                         FIRST_SOLO_AFTER_SILENCE)
+def test_the_solos_period_is_timed_alike_on_both(render, cards, mode, number, mistake, options,
+                                                 seed, players):
+    perf, samples, sr, truth = render(cards, mode, number, mistake, seed, players, **options)
+    report = judge(perf, samples)
+    solos_s = truth["slots"][1]["word_onset_s"] - truth["slots"][0]["word_onset_s"]
+    assert report.period_s == pytest.approx(solos_s, rel=0.01)
 
 
 def test_a_squeak_card_after_the_squeaker_name_card_is_its_own_slot(render):
