@@ -51,6 +51,12 @@ def to_pcm16(samples: np.ndarray) -> bytes:
 # ---------------------------------------------------------------- pocketsphinx
 
 SPHINX_HYP_CONFIDENCE = 0.6  # how often the top hypothesis is right on the train voices
+# ... fixed for every answer, on purpose: benchmarks/speech_confidence.py replayed
+# judge --seed 43 and 39 with a per-utterance confidence (path score per frame,
+# a phone loop's margin) and with an oracle that gives every wrong answer no
+# vote: even the oracle turned only 2 of 13 wrongly rejected slots (other layers
+# reject the rest), the free score let a wrong word pass on both seeds, and the
+# phone loop costs twice the recognizer's CPU.
 
 
 def jsgf_grammar(tokens) -> str:
