@@ -40,7 +40,9 @@ How it works
    `word_over_word_db` (babble that set the speaker level before the lead). Gates
    keep weaker sounds out: a word's first syllable must reach the speaker
    level minus `word_gate_db`, the bed plus `word_contrast_db` and the top
-   plus `top_contrast_db` (the very first word: `first_top_contrast_db`),
+   plus `top_contrast_db` (the very first word: `first_top_contrast_db`, over
+   the quietest bed and top of the last `first_memory_s`: the words it kept
+   out lift the ambient with them),
    and stand `band_clear_db` above the ambient's own top in some band
    (once a speaker level is known, the fast level standing `fast_gate_margin_db`
    above the three levels is enough: the slow one trails a rising word by hops);
@@ -218,6 +220,10 @@ class OnsetConfig:
                                     # peak (the tail fills the closure before a /k/ or
                                     # /ts/: the level dips less than dip_db) ...
     burst_vowel_rise_db: float = 4.5  # ... if the level then rises this far
+    first_memory_s: float = 3.0     # before the first word, its gate takes the quietest
+                                    # ambient (bed and top) of this long: the group's
+                                    # words kept out lift the ambient with them
+    first_warmup_s: float = 1.0     # ... once the ambient has followed this long
     burst_wait_s: float = 0.08      # ... within this long (the vowel after a /k/'s
                                     # aspiration; a diphthong's formants moving in YEAH
                                     # or MIAU raise a band but hardly the level)
@@ -421,6 +427,12 @@ class OnsetDetector:
         self._ambient_db = float("nan")
         self._top_db = float("nan")
         self._ambient_word_hops = c.ambient_word_s / self._hop_s
+        self._chunk_hops = chunk_hops
+        # (bed, top) at each chunk's end before the first word (see _first_word_gate_db)
+        self._speaker_heard = False
+        self._early_ambient = deque(maxlen=max(1, int(round(c.first_memory_s
+                                                            / (chunk_hops * self._hop_s)))))
+        self._warmup_hops = c.first_warmup_s / self._hop_s
         self._word_start_hop = 0
         self._pending: dict | None = None   # an abrupt onset waiting for its decay
         self._word: list[float] = []
@@ -523,6 +535,9 @@ class OnsetDetector:
         # speech the gates kept out must not lift the top out of reach (steady noise
         # and babble keep their syllables within about this of their bed)
         self._top_db = min(self._top_db, self._ambient_db + c.top_over_bed_db)
+        if (not self._speaker_heard and hop % self._chunk_hops == 0
+                and hop >= self._warmup_hops):
+            self._early_ambient.append((self._ambient_db, self._top_db))
         silence = max(c.silence_db, self.speaker_level_db - c.silence_below_db,
                       self._ambient_db + c.silence_over_ambient_db)
         clear = None  # does some band stand clear of the ambient? (asked at most once)
@@ -612,6 +627,7 @@ class OnsetDetector:
                 if self._syllable_peak_db >= self._foreground_gate_db():
                     # only foreground syllables tell the speakers' level, not babble
                     self._peaks.append((hop, self._syllable_peak_db))
+                    self._speaker_heard = True
                     self._update_speaker_level()
                 self._armed = True
                 self._valley_db, self._valley_hop = e, hop
@@ -781,6 +797,22 @@ class OnsetDetector:
         c = self.config
         return max(self._ambient_db + c.word_contrast_db, self._top_db + c.top_contrast_db)
 
+    def _first_word_gate_db(self) -> float:
+        """Level the very first word must reach [dB]: only the ambient tells what is loud.
+
+        The ambient learns from everything before the first word, so a quiet
+        group's words the gate kept out lift its bed and top with them (pink
+        noise at 10 dB: up by 8 dB within two words, and the words never passed);
+        the quietest ambient of the last `first_memory_s` is the noise's own.
+        """
+        c = self.config
+        bed_db, top_db = self._ambient_db, self._top_db
+        if self._early_ambient and not self._speaker_heard:
+            bed_db = min(bed_db, min(b for b, _ in self._early_ambient))
+            top_db = min(top_db, min(t for _, t in self._early_ambient))
+        return max(c.first_word_db, bed_db + c.word_contrast_db,
+                   top_db + max(c.top_contrast_db, c.first_top_contrast_db))
+
     def _update_speaker_level(self) -> None:
         while self._peaks and self._hop - self._peaks[0][0] > self._level_memory_hops:
             self._peaks.popleft()
@@ -815,8 +847,7 @@ class OnsetDetector:
             starts_word = True
         if not self._peaks:
             # nothing heard of the speakers yet: only the ambient tells what is loud
-            gate = max(c.first_word_db, self._foreground_gate_db(),
-                       self._top_db + c.first_top_contrast_db)
+            gate = self._first_word_gate_db()
         elif starts_word or not self._word:
             # babble behind the speakers: a word stands out from the ambient level
             gate = max(self.speaker_level_db - c.word_gate_db, self._foreground_gate_db())

@@ -148,6 +148,21 @@ def test_noisy_performance_matches_truth(library, noise, snr_db, voices, seed, m
     assert syllable_f >= min_syllable_f
 
 
+def test_the_lead_solos_in_pink_noise_are_heard_from_their_first_syllable(library):
+    """The quiet solos before a group in pink noise at 10 dB start on their first syllable.
+
+    Before the first word the ambient learns from everything; the solos' first
+    syllables stayed under the first-word gate and lifted its bed and top with
+    them, so both solos were heard 0.2 s late, from a later syllable on.
+    """
+    samples, truth = render(library, ("01", "04", "37"), voices=3, snr_db=10, noise="pink",
+                            seed=8)
+    words = [e.onset_s for e in detect(samples, SR) if isinstance(e, Word)]
+    solos_s = [w["onset_s"] for w in truth["words"][:2]]
+    assert max(nearest_errors_s(words, solos_s)) <= 0.025
+    assert scores(samples, truth)[1] == 1.0
+
+
 @pytest.mark.parametrize("seed", [1, 3])
 def test_a_later_syllable_rising_through_the_foreground_gate_fires_once(library, seed):
     """A ZE whose /ts/ fires below the babble's gate is not fired again by its vowel.
