@@ -16,7 +16,8 @@ FIT_WINDOW = 8       # heard words the tracker fits a line through
 SLOPE_PRIOR = 6.0    # weight of the previous period in the fit [beats^2]
 LOCAL_POINTS = 5     # words that tell how fast the group goes right now
 AGREE_S = 0.04       # the words that vouch for a solo's onset lie this close to one line
-MISHEARD_S = 0.06    # a solo this far off that line was misheard ...
+MISHEARD_S = 0.06    # a solo this far off that line was misheard (a solo heard as a word
+                     # start: this far off, were the line exact) ...
 MISHEARD_FRACTION = 0.05  # ... or 5% of the period, whichever is more
 MISHEARD_MAX_FRACTION = 0.15  # further off, the group changed tempo: that is judged
 
@@ -59,8 +60,22 @@ def fit_line(beats: list[int], onsets_s: list[float], prior_period_s: float,
     return a, b
 
 
+def line_uncertainty_at(beats: Sequence[int], beat: int) -> float:
+    """How far an onset at `beat` may lie off the least-squares line through `beats`.
+
+    In units of one onset's jitter: the sd of (onset - line) for onsets of equal,
+    independent jitter, divided by that jitter:
+    sqrt(1 + 1/n + (beat - mean)^2 / sum (b - mean)^2). Grows as `beat` leaves the points.
+    """
+    n = len(beats)
+    mean = sum(beats) / n
+    spread = sum((b - mean) ** 2 for b in beats)
+    return (1.0 + 1.0 / n + (beat - mean) ** 2 / spread) ** 0.5
+
+
 def refine_solo_onsets(solo_onsets_s: tuple[float, float],
-                       confirmed: Sequence[tuple[int, float]]) -> tuple[float, float]:
+                       confirmed: Sequence[tuple[int, float]],
+                       word_starts: tuple[bool, bool] = (True, True)) -> tuple[float, float]:
     """The solos' onsets, one of them moved onto the group's line when it alone is off that line.
 
     The group's line is the one its first words lie on. In noise the detector may glue a noise
@@ -68,7 +83,11 @@ def refine_solo_onsets(solo_onsets_s: tuple[float, float],
     off; the two solos then set a wrong period and the group's first word is judged off the
     beat. When the other solo and the group's first words (at least two) agree on one line
     within `AGREE_S` and the solo is more than max(`MISHEARD_S`, `MISHEARD_FRACTION` T, three
-    times their spread) from it, the solo's onset is taken from the line. A word the group
+    times their spread) from it, the solo's onset is taken from the line. A solo the detector
+    heard as a word start must lie further off, by the line's own uncertainty at its beat
+    (`line_uncertainty_at`): three points put the line at solo 1's beat, a beat before them
+    all, only to about ±1.5 times one onset's jitter (at solo 2's, between them, to ±0.7),
+    and a correct solo 1 in pink noise lay 100 ms off it. A word the group
     itself puts off the beat breaks that agreement, so it is never hidden this way; a solo
     more than `MISHEARD_MAX_FRACTION` T off the line is left as heard (the group changed tempo
     right after the solos, which is judged).
@@ -77,6 +96,7 @@ def refine_solo_onsets(solo_onsets_s: tuple[float, float],
     ----------
     solo_onsets_s : onsets of the solos (beats 0 and 1) as heard [s]
     confirmed : (beat, onset [s]) of the group's first words on the solos' beat
+    word_starts : whether the detector heard each solo's onset as a word start
 
     Returns
     -------
@@ -92,7 +112,11 @@ def refine_solo_onsets(solo_onsets_s: tuple[float, float],
         a, b = fit_line(beats, onsets, 0.0, prior_weight=0.0)
         spread_s = max(abs(t - a - b * x) for x, t in zip(beats, onsets))
         off_s = abs(solo_onsets_s[k] - a - b * k)
-        misheard_s = max(MISHEARD_S, MISHEARD_FRACTION * b, 3 * spread_s)
+        # an onset the detector did not hear as a word start may be noise or a later
+        # syllable: the line's word outweighs it (seeds 38, 47: a solo 1 a syllable or noise
+        # 40-220 ms off its word, not a word start, was set right so)
+        off_line_s = MISHEARD_S * line_uncertainty_at(beats, k) if word_starts[k] else MISHEARD_S
+        misheard_s = max(off_line_s, MISHEARD_FRACTION * b, 3 * spread_s)
         # (a line steeper or flatter than any beat moves no solo: the solos then
         # give the period, and the group's words are judged against it)
         keeps_a_beat = MIN_PERIOD_S <= abs(a + b * k - solo_onsets_s[other]) <= MAX_PERIOD_S

@@ -417,7 +417,9 @@ class SoloFinder:
         # (their audio is still judged from the heard onsets)
         heard = {s.time_s for s in self.hearing.syllables}
         timed = tuple(self.hearing.rule_onset_s(t) if t in heard else t for t in (first, second))
-        tracker = TempoTracker.from_solos(*refine_solo_onsets(timed, confirmed))
+        starts = {w.time_s for w in self.hearing.word_starts}
+        tracker = TempoTracker.from_solos(*refine_solo_onsets(
+            timed, confirmed, (first in starts, second in starts)))
         return Solos((first, second), tracker)
 
     def _solos_before(self, first: float, second: float, confirmed: tuple[tuple[int, float], ...]

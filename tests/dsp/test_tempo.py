@@ -84,6 +84,16 @@ def test_solos_on_the_beat_or_a_group_off_it_are_left_as_heard():
     assert refine_solo_onsets((1.0, 2.0), [(2, 3.3), (3, 4.6)]) == (1.0, 2.0)
 
 
+def test_a_solo_heard_as_a_word_start_needs_more_to_be_moved_a_beat_before_the_line():
+    # three points put the line at solo 1's beat only to ~1.5 times one onset's jitter
+    words = [(2, 3.5), (3, 4.75)]
+    assert refine_solo_onsets((0.9, 2.25), words, (True, True)) == (0.9, 2.25)
+    # the same onset not heard as a word start (a syllable, or noise before the word)
+    assert refine_solo_onsets((0.9, 2.25), words, (False, True))[0] == pytest.approx(1.0)
+    # between the points (solo 2) the line is surer: 100 ms off is misheard even so
+    assert refine_solo_onsets((1.0, 2.35), words, (True, True))[1] == pytest.approx(2.25)
+
+
 def test_no_solo_is_moved_to_a_period_no_beat_has():
     """The group's line 3.7 s a word, the solos 3.4 s apart: the referee crashed taking the tempo.
 

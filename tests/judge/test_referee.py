@@ -497,6 +497,22 @@ def test_the_solos_period_is_timed_alike_on_both(render, cards, mode, number, mi
     assert report.period_s == pytest.approx(solos_s, rel=0.01)
 
 
+def test_a_solo_heard_as_a_word_start_is_not_moved_onto_a_loose_line(render):
+    """--seed 38, pink noise at 10 dB: solo 1 heard where it was said, as a word start.
+
+    The line through solo 2 and the group's next two words (each said 10-30 ms off the
+    beat) lay 100 ms before it at its beat; solo 1 was moved onto it and the period came
+    out 5.5% short.
+    """
+    perf, samples, sr, truth = render(
+        ["03"], "challenge-9", 1, None, 247997652, ("Anna", "Ben", "Cem", "Mei"),
+        period_s=1.6608860502338287, voices=4, snr_db=10.0, noise="pink",
+        jitter_ms=17.531610060228058, split="test")
+    report = judge(perf, samples)
+    solos_s = truth["slots"][1]["word_onset_s"] - truth["slots"][0]["word_onset_s"]
+    assert report.period_s == pytest.approx(solos_s, rel=0.01)
+
+
 def test_a_squeak_card_after_the_squeaker_name_card_is_its_own_slot(render):
     """09's squeaks and 44's single squeak after it: 44 starts at its own hit, not the next word.
 
