@@ -37,18 +37,15 @@ import argparse
 import dataclasses
 import math
 import pickle
-import runpy
-import sys
 import time
 from collections import Counter
 from pathlib import Path
 
 import numpy as np
+from slot_recording import run_judge_benchmark, track_slots
 
 import beattrainer.recognize.recognizer as recognizer
 import beattrainer.recognize.speech as speech
-import beattrainer.session as session
-import beattrainer.synth.render as render
 from beattrainer.recognize.fusion import decide
 
 
@@ -139,19 +136,7 @@ def main() -> None:
     records: list[dict] = []
     state = {"mistake_slot": None, "slot": None, "speech": None}
 
-    original_render = render.render_performance
-
-    def recording_render(*a, **k):
-        samples, sr, truth = original_render(*a, **k)
-        state["mistake_slot"] = (truth.get("mistake") or {}).get("slot")
-        return samples, sr, truth
-
-    original_slot = session.RecognizerAdapter.recognize_slot
-
-    def recording_slot(self, samples, expected, slot, syllable_onsets_s):
-        state["slot"] = slot.index
-        return original_slot(self, samples, expected, slot, syllable_onsets_s)
-
+    track_slots(state)
     original_judge = recognizer.SlotRecognizer.judge
 
     def recording_judge(self, analysis, ctx):
@@ -176,15 +161,12 @@ def main() -> None:
         state["slot"] = None
         return decision
 
-    render.render_performance = recording_render
-    session.RecognizerAdapter.recognize_slot = recording_slot
     recognizer.SlotRecognizer.judge = recording_judge
     recognizer.decide = recording_decide
     speech.SphinxBackend.finish = measured_finish
     speech.SphinxBackend.start = measured_start
     speech.SphinxBackend.feed = measured_feed
-    sys.argv = [sys.argv[0], "--n", str(args.n), "--seed", str(args.seed), "--split", args.split]
-    runpy.run_path(str(Path(__file__).with_name("judge.py")), run_name="__main__")
+    run_judge_benchmark(args.n, args.seed, args.split)
     if args.save:
         Path(args.save).write_bytes(pickle.dumps(records))
     print_summary(records)

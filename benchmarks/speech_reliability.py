@@ -24,14 +24,12 @@ from __future__ import annotations
 import argparse
 import math
 import pickle
-import runpy
-import sys
 from collections import Counter
 from pathlib import Path
 
+from slot_recording import run_judge_benchmark, track_slots
+
 import beattrainer.recognize.recognizer as recognizer
-import beattrainer.session as session
-import beattrainer.synth.render as render
 
 PRIOR_SAID = 0.5       # Jeffreys-like smoothing: a word never named is no proof either way
 PRIOR_SLOTS = 1.0
@@ -47,19 +45,7 @@ def main() -> None:
     records: list[dict] = []
     state = {"mistake_slot": None, "slot": None}
 
-    original_render = render.render_performance
-
-    def recording_render(*a, **k):
-        samples, sr, truth = original_render(*a, **k)
-        state["mistake_slot"] = (truth.get("mistake") or {}).get("slot")
-        return samples, sr, truth
-
-    original_slot = session.RecognizerAdapter.recognize_slot
-
-    def recording_slot(self, samples, expected, slot, syllable_onsets_s):
-        state["slot"] = slot.index
-        return original_slot(self, samples, expected, slot, syllable_onsets_s)
-
+    track_slots(state)
     original_decide = recognizer.decide
 
     def recording_decide(labels, syllables_of, evidence, expected, alternatives=(),
@@ -75,11 +61,8 @@ def main() -> None:
         state["slot"] = None
         return decision
 
-    render.render_performance = recording_render
-    session.RecognizerAdapter.recognize_slot = recording_slot
     recognizer.decide = recording_decide
-    sys.argv = [sys.argv[0], "--n", str(args.n), "--seed", str(args.seed), "--split", "train"]
-    runpy.run_path(str(Path(__file__).with_name("judge.py")), run_name="__main__")
+    run_judge_benchmark(args.n, args.seed, "train")
     if args.save:
         Path(args.save).write_bytes(pickle.dumps(records))
     print_table(records, args)
