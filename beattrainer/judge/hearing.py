@@ -121,11 +121,9 @@ class Hearing:
         Otherwise the onset is the word's start.
         """
         frame = int(ATTACK_FRAME_S * self.sr)
-        frames = frame_signal(np.asarray(self.samples(onset_s, onset_s + ATTACK_WINDOW_S),
-                                         dtype=np.float64), frame, frame)
-        if len(frames) == 0:
+        levels_db = frame_levels_db(self.samples(onset_s, onset_s + ATTACK_WINDOW_S), frame, frame)
+        if len(levels_db) == 0:
             return onset_s
-        levels_db = 10.0 * np.log10(np.mean(frames ** 2, axis=1) + 1e-12)
         peak_db = float(np.max(levels_db))
         early_db = float(np.max(levels_db[:max(1, int(round(ATTACK_EARLY_S / ATTACK_FRAME_S)))]))
         if peak_db - early_db <= ROOM_BEFORE_WORD_DB:
@@ -162,11 +160,10 @@ class Hearing:
         """
         frame = int(RULE_FRAME_S * self.sr)
         hop = int(RULE_HOP_S * self.sr)
-        audio = self.samples(onset_s, onset_s + RULE_PEAK_S + RULE_FRAME_S)
-        frames = frame_signal(np.asarray(audio, dtype=np.float64), frame, hop)
-        if len(frames) == 0:
+        level_db = frame_levels_db(self.samples(onset_s, onset_s + RULE_PEAK_S + RULE_FRAME_S),
+                                   frame, hop)
+        if len(level_db) == 0:
             return onset_s
-        level_db = 10.0 * np.log10(np.mean(frames ** 2, axis=1) + 1e-12)
         shift_s = int(np.argmax(level_db >= level_db.max() - RULE_BELOW_PEAK_DB)) * RULE_HOP_S
         return onset_s + shift_s if shift_s <= RULE_MAX_SHIFT_S else onset_s
 
@@ -174,11 +171,7 @@ class Hearing:
         """Where the power first reaches `level_db` between two times [s] (`end_s` if never)."""
         frame = int(RULE_FRAME_S * self.sr)
         hop = int(RULE_HOP_S * self.sr)
-        frames = frame_signal(np.asarray(self.samples(start_s, end_s), dtype=np.float64),
-                              frame, hop)
-        if len(frames) == 0:
-            return end_s
-        loud = 10.0 * np.log10(np.mean(frames ** 2, axis=1) + 1e-12) >= level_db
+        loud = frame_levels_db(self.samples(start_s, end_s), frame, hop) >= level_db
         return start_s + int(np.argmax(loud)) * RULE_HOP_S if loud.any() else end_s
 
     def hit_level_db(self, hit_s: float) -> float:
@@ -209,7 +202,13 @@ def peak_level_db(samples: np.ndarray, frame_samples: int) -> float:
 
     It is -120 dB when there is not one whole frame.
     """
-    frames = frame_signal(np.asarray(samples, dtype=np.float64), frame_samples, frame_samples)
+    levels_db = frame_levels_db(samples, frame_samples, frame_samples)
+    return float(np.max(levels_db)) if len(levels_db) else -120.0
+
+
+def frame_levels_db(samples: np.ndarray, frame_samples: int, hop_samples: int) -> np.ndarray:
+    """The power of each whole frame of `samples` [dB re full scale] (empty if none)."""
+    frames = frame_signal(np.asarray(samples, dtype=np.float64), frame_samples, hop_samples)
     if len(frames) == 0:
-        return -120.0
-    return float(10.0 * np.log10(np.max(np.mean(frames ** 2, axis=1)) + 1e-12))
+        return np.zeros(0)
+    return 10.0 * np.log10(np.mean(frames ** 2, axis=1) + 1e-12)
