@@ -241,7 +241,8 @@ class Referee:
             if not slot.expected.free_timing:
                 end_s = min(end_s, onset + HIT_SLOT_S)
             elif any(p.time_s == onset for p in self.hearing.percussion):
-                end_s = min(end_s, self._last_of_series(onset) + HIT_SLOT_S)
+                hits_s = sorted(p.time_s for p in self.hearing.percussion)
+                end_s = min(end_s, _last_of_series(hits_s, onset) + HIT_SLOT_S)
         return self._judge_voiced(slot, expected_s, onset, end_s, timed=True)
 
     def _close_after_off_beat(self, slot: Slot, expected_s: float, horizon: float,
@@ -534,15 +535,6 @@ class Referee:
                 return is_hit(later.expected)
         return False
 
-    def _last_of_series(self, onset_s: float) -> float:
-        """The last hit of the series starting at `onset_s`: each within `HIT_PAUSE_S` [s]."""
-        last = onset_s
-        for t in sorted(p.time_s for p in self.hearing.percussion if p.time_s > onset_s):
-            if t - last >= HIT_PAUSE_S:
-                break
-            last = t
-        return last
-
     def _hits_after_pause(self, onset_s: float, earliest_s: float) -> list[float]:
         """Percussive hits from `earliest_s` on that follow a pause of `HIT_PAUSE_S`."""
         times = [p.time_s for p in self.hearing.percussion if p.time_s > onset_s]
@@ -783,3 +775,16 @@ def _first_of_series(hits_s: Sequence[float], hit_s: float) -> float:
             break
         first = t
     return first
+
+
+def _last_of_series(hits_s: Sequence[float], hit_s: float) -> float:
+    """The last hit of the series `hit_s` starts [s]: each within `HIT_PAUSE_S` of the one before.
+
+    `hits_s` holds the hits, sorted (see `_first_of_series`).
+    """
+    last = hit_s
+    for t in (h for h in hits_s if h > hit_s):
+        if t - last >= HIT_PAUSE_S:
+            break
+        last = t
+    return last
