@@ -152,9 +152,10 @@ class Hearing:
         """The heard onset moved on to where the sound first comes within 30 dB of its peak [s].
 
         The detector backtracks a word's start to the speaker level minus
-        `RULE_BELOW_PEAK_DB`, the truth's rule; before the first word no speaker level is
-        known, and it fires on the word's first rise out of silence, 10-30 ms before the rule
-        onset. Measured on the raw power: in noise the rule level lies under the noise and
+        `RULE_BELOW_PEAK_DB`, the truth's rule; the stream's first word, before any speaker
+        level, it traces again once its first syllable's peak is known (it had placed it
+        10-30 ms early; since then this moves solo 1 in 4 of 203 renders, judge seed 47, not
+        in 43). Measured on the raw power: in noise the rule level lies under the noise and
         the onset stays as heard; so it does where the rule onset lies more than
         `RULE_MAX_SHIFT_S` later (the peak is another sound's).
         """

@@ -412,9 +412,10 @@ class SoloFinder:
         _, confirmed = self.beats_kept[(first, second)]
         first, second, confirmed = self._solos_before(first, second, confirmed)
         # both solos timed by the truth's rule: the stream's first word lacks the speaker
-        # level the detector times later words by, and came 10-30 ms early (the period 1-2%
-        # long); a solo placed on a line rather than at a heard onset stays where it is
-        # (their audio is still judged from the heard onsets)
+        # level the detector times later words by (it traces it again once its peak is
+        # known; before, it came 10-30 ms early, the period 1-2% long); a solo placed on a
+        # line rather than at a heard onset stays where it is (their audio is still judged
+        # from the heard onsets)
         heard = {s.time_s for s in self.hearing.syllables}
         timed = tuple(self.hearing.rule_onset_s(t) if t in heard else t for t in (first, second))
         starts = {w.time_s for w in self.hearing.word_starts}
