@@ -995,7 +995,8 @@ def _onset_line(event) -> str:
         if event.kind is OnsetKind.PERCUSSION:
             return f"{event.time_s:9.3f}  hit"
         mark = "word  " if event.starts_word else "      "
-        return f"{event.time_s:9.3f}  {mark}syllable  +{event.strength:.0f} dB"
+        moved = "" if event.replaces_s is None else f"  (corrects {event.replaces_s:.3f})"
+        return f"{event.time_s:9.3f}  {mark}syllable  +{event.strength:.0f} dB{moved}"
     times = " ".join(f"{t:.3f}" for t in event.syllable_onsets_s)
     return f"{event.onset_s:9.3f}  WORD of {len(event.syllable_onsets_s)} syllable(s): {times}"
 

@@ -32,6 +32,10 @@ class Onset:
         time_s` is the detection latency.
     starts_word : bool
         True for a syllable that follows a gap, i.e. the first syllable of a word.
+    replaces_s : float or None
+        Set on a correction: the onset reported before at `replaces_s` lies at
+        `time_s` (the stream's first word, whose start is known better once
+        its first syllable's peak is in); `detected_s` is when the correction came.
     """
 
     time_s: float
@@ -39,6 +43,7 @@ class Onset:
     kind: OnsetKind = OnsetKind.SYLLABLE
     detected_s: float = 0.0
     starts_word: bool = False
+    replaces_s: float | None = None
 
 
 @dataclass(frozen=True)
@@ -63,3 +68,37 @@ class Word:
     def n_syllables(self) -> int:
         """Number of syllables heard in the word."""
         return len(self.syllable_onsets_s)
+
+
+def final_events(events) -> list:
+    """The events in order, each correction in the place of the onset it corrects.
+
+    The corrections keep their `replaces_s`; an onset whose earlier report is
+    not among `events` is kept as it is.
+    """
+    final: list = []
+    for event in events:
+        if isinstance(event, Onset) and event.replaces_s is not None:
+            earlier = [k for k, e in enumerate(final) if isinstance(e, Onset)
+                       and e.kind is event.kind and e.time_s == event.replaces_s]
+            if earlier:
+                final[earlier[-1]] = event
+                continue
+        final.append(event)
+    return final
+
+
+def first_reports_s(events) -> dict:
+    """When each final onset was first reported [s], keyed by its final `time_s`.
+
+    A correction counts from the report it corrects: the listener knew of
+    the onset then, only not yet exactly where it lies.
+    """
+    reported_s: dict = {}
+    for event in events:
+        if not isinstance(event, Onset):
+            continue
+        first_s = reported_s.pop(event.replaces_s, event.detected_s) \
+            if event.replaces_s is not None else event.detected_s
+        reported_s[event.time_s] = first_s
+    return reported_s

@@ -28,8 +28,10 @@ on the same audio, and prints, side by side:
   hit, not a word, here and for the referee),
 - median and 95th percentile absolute word-onset error [ms] (matched at 50 ms),
 - median detection latency [ms]: when the detector reported a word's first
-  syllable, minus the true onset (librosa is offline: its figure is the
-  look-ahead its centred frames and peak picking need),
+  syllable, minus the true onset (a start corrected later, the stream's
+  first word's, counts from its first report and is scored where the
+  correction puts it; librosa is offline: its figure is the look-ahead its
+  centred frames and peak picking need),
 - realtime factor on one core (processing time / audio duration).
 
 Words for librosa: an onset with no other onset in the `WORD_GAP_S` before it
@@ -50,7 +52,7 @@ from dataclasses import dataclass, field  # noqa: E402
 import numpy as np  # noqa: E402
 
 from beattrainer.dsp.onsets import DEFAULT_CONFIG, OnsetConfig, OnsetDetector  # noqa: E402
-from beattrainer.events import Onset, OnsetKind, Word  # noqa: E402
+from beattrainer.events import Onset, OnsetKind, Word, final_events, first_reports_s  # noqa: E402
 
 BLOCK_SAMPLES = 512
 WORD_GAP_S = 0.3
@@ -260,10 +262,11 @@ def run_ours(case: Case, tally: Tally, config: OnsetConfig = DEFAULT_CONFIG) -> 
     events.extend(detector.flush())
     tally.seconds += time.perf_counter() - start
     tally.audio_s += len(samples) / case.sr
+    reported = [e for e in events if isinstance(e, Onset) and e.kind is OnsetKind.SYLLABLE]
+    detected = first_reports_s(reported)
+    events = final_events(events)
     syllables = [e.time_s for e in events if isinstance(e, Onset) and e.kind is OnsetKind.SYLLABLE]
     words = [e.onset_s for e in events if isinstance(e, Word)]
-    detected = {e.time_s: e.detected_s for e in events
-                if isinstance(e, Onset) and e.kind is OnsetKind.SYLLABLE}
     hits = [e.time_s for e in events if isinstance(e, Onset) and e.kind is OnsetKind.PERCUSSION]
     score(tally, syllables, words, case, detected, hits)
 

@@ -61,11 +61,12 @@ How it works
    first word comes before any speaker level: traced back against its own
    level when it fired, low in its rise, it came 10-30 ms early where the
    words after it did not (the tempo the lead's two solos set was 1-2% slow).
-   It is held until its first syllable's peak is known (a dip re-arms, or
-   `first_word_hold_s` passed) and traced again as a later word would be:
-   against that peak, from where its level reached the word gate below it.
-   The onset lies before the moment of detection, and
-   `Onset.detected_s - Onset.time_s` is the latency.
+   It is reported at once, and once its first syllable's peak is known (a
+   dip re-arms, or `first_word_hold_s` passed) traced again as a later word
+   would be: against that peak, from where its level reached the word gate
+   below it; if the start moved, a correction follows (`Onset.replaces_s`,
+   see `events.final_events`). The onset lies before the moment of
+   detection, and `Onset.detected_s - Onset.time_s` is the latency.
 5. Percussion: an unvoiced rise (little of what rose lies below 1 kHz, judged
    against the band powers just before it, so a clap on a vowel stays unvoiced
    and a vowel under a burst is voiced) out of silence (at least
@@ -116,7 +117,7 @@ from typing import NamedTuple
 import numpy as np
 
 from beattrainer.dsp import features
-from beattrainer.events import Onset, OnsetKind, Word
+from beattrainer.events import Onset, OnsetKind, Word, final_events
 
 
 @dataclass(frozen=True)
@@ -231,9 +232,9 @@ class OnsetConfig:
                                     # ambient (bed and top) of this long: the group's
                                     # words kept out lift the ambient with them
     first_warmup_s: float = 1.0     # ... once the ambient has followed this long
-    first_word_hold_s: float = 0.15  # the stream's first word is held until its first
-                                    # syllable's peak is known, at most this long, and its
-                                    # start traced again against that peak (0.08 s: solo 1
+    first_word_hold_s: float = 0.15  # the stream's first word waits for its first
+                                    # syllable's peak at most this long, then its start is
+                                    # traced again against that peak (0.08 s: solo 1
                                     # still 1-3 ms early in clean and 30 dB, judge seed 47)
     burst_wait_s: float = 0.08      # ... within this long (the vowel after a /k/'s
                                     # aspiration; a diphthong's formants moving in YEAH
@@ -363,13 +364,10 @@ def rising_band_start(bands_db, band_top_db, first_band: int, rise_db: float,
     return len(window) - 1 - int(np.argmin(window[::-1, band]))  # the last low hop
 
 
-def moved_start(event, old_s: float, new_s: float, detected_s: float):
-    """`event` with a start at `old_s` moved to `new_s`, known at `detected_s` [s]."""
-    if isinstance(event, Word):
-        onsets = tuple(new_s if t == old_s else t for t in event.syllable_onsets_s)
-        return replace(event, onset_s=onsets[0], syllable_onsets_s=onsets, detected_s=detected_s)
-    time_s = new_s if event.time_s == old_s else event.time_s
-    return replace(event, time_s=time_s, detected_s=detected_s)
+def moved_start(word: Word, old_s: float, new_s: float, detected_s: float) -> Word:
+    """`word` with its syllable at `old_s` moved to `new_s`, known at `detected_s` [s]."""
+    onsets = tuple(new_s if t == old_s else t for t in word.syllable_onsets_s)
+    return replace(word, onset_s=onsets[0], syllable_onsets_s=onsets, detected_s=detected_s)
 
 
 def median_level(peaks_db) -> float:
@@ -464,8 +462,8 @@ class OnsetDetector:
         self._warmup_hops = c.first_warmup_s / self._hop_s
         self._word_start_hop = 0
         self._pending: dict | None = None   # an abrupt onset waiting for its decay
-        self._held: dict | None = None      # a first word waiting for its peak, and the
-                                            # events held back with it (_hold_first_word)
+        self._held: dict | None = None      # a first word waiting for its peak, and a
+                                            # word closed meanwhile (_hold_first_word)
         self._word: list[float] = []
 
     # -- public -------------------------------------------------------------
@@ -476,8 +474,8 @@ class OnsetDetector:
 
         The frame's group delay plus the hops a sharp rise needs to cross the
         thresholds; a gradual onset (a soft /m/) takes longer, a percussion
-        candidate waits `decay_wait_s` more, and the stream's first word (and
-        what follows it meanwhile) up to `first_word_hold_s` more.
+        candidate waits `decay_wait_s` more, and the correction of the stream's
+        first word's start up to `first_word_hold_s` more.
         """
         return self.config.onset_offset_s + 2 * self._hop_s
 
@@ -949,7 +947,8 @@ class OnsetDetector:
                 "ambient_db": self._ambient_db, "onset_hop": onset_hop, "fired_hop": hop,
                 "slow_db": list(self._recent), "fast_db": list(self._recent_fast),
                 "valley_hop": self._valley_hop,
-                "until_hop": hop + int(round(c.first_word_hold_s / self._hop_s)), "events": [],
+                "until_hop": hop + int(round(c.first_word_hold_s / self._hop_s)),
+                "reported": None, "words": [],
             }
         self._armed = False
         self._burst = None
@@ -982,25 +981,32 @@ class OnsetDetector:
                                 reference_db - c.onset_cap_below_peak_db))
 
     def _hold_first_word(self, events: list, final: bool = False) -> list:
-        """The events of this hop, held back while the first word waits for its peak.
+        """The events of this hop, while the first word waits for its peak.
 
-        Released once a speaker level exists (the word's first syllable dipped),
-        after `first_word_hold_s`, or at the stream's end (`final`).
+        Its onsets go out at once; once a speaker level exists (the word's
+        first syllable dipped), after `first_word_hold_s`, or at the stream's
+        end (`final`), its start is traced again and, if it moved, a correction
+        follows (`Onset.replaces_s`). A word closed meanwhile waits for it.
         """
         held = self._held
         if held is None:
             return events
-        held["events"].extend(events)
+        out = [e for e in events if not isinstance(e, Word)]
+        held["words"].extend(e for e in events if isinstance(e, Word))
+        if held["reported"] is None:
+            held["reported"] = next((e for e in out if isinstance(e, Onset)
+                                     and e.kind is OnsetKind.SYLLABLE
+                                     and e.time_s == held["onset"]["time_s"]), None)
         if self._hop > held["fired_hop"]:
             held["slow_db"].append(self._recent[-1])
             held["fast_db"].append(self._recent_fast[-1])
         if not (final or self._peaks or self._hop >= held["until_hop"]):
-            return []
+            return out
         self._held = None
-        return self._first_word_traced_again(held)
+        return out + self._first_word_traced_again(held)
 
     def _first_word_traced_again(self, held: dict) -> list:
-        """The held events, the first word's start traced as a later word's would be.
+        """The first word's start traced as a later word's would be: its correction and held words.
 
         A later word fires once it reaches the speaker level minus `word_gate_db`
         and is traced back from there against the speaker level (`_word_start_rule_db`);
@@ -1011,14 +1017,11 @@ class OnsetDetector:
         it stays (`_try_fire`).
         """
         c = self.config
-        onset, events = held["onset"], held["events"]
+        onset, reported, words = held["onset"], held["reported"], held["words"]
         old_s = onset["time_s"]
         detected_s = self._time_of_hop(self._hop)
-        emitted = any(isinstance(e, Onset) and e.kind is OnsetKind.SYLLABLE
-                      and e.time_s == old_s for e in events)
-        if not emitted and self._pending is not onset:
-            # a hit, not a word: it keeps its start
-            return [replace(e, detected_s=detected_s) for e in events]
+        if reported is None and self._pending is not onset:
+            return words  # a hit, not a word: it keeps its start
         slow, fast = held["slow_db"], held["fast_db"]
         fired = len(slow) - 1 - (self._hop - held["fired_hop"])
         since_fire = slow[fired:]
@@ -1042,7 +1045,9 @@ class OnsetDetector:
         if self._last_start_hop == self._hop_of_time(old_s + c.onset_offset_s):
             self._last_start_hop = self._hop_of_time(new_s + c.onset_offset_s)
         self._word = [new_s if t == old_s else t for t in self._word]
-        return [moved_start(e, old_s, new_s, detected_s) for e in events]
+        correction = [] if reported is None or new_s == old_s else [
+            replace(reported, time_s=new_s, detected_s=detected_s, replaces_s=old_s)]
+        return correction + [moved_start(w, old_s, new_s, detected_s) for w in words]
 
     def _word_peak_before(self, hop: int) -> float:
         """The open word's peak before `hop` [dB] (the current one if that is out of reach).
@@ -1175,8 +1180,11 @@ class OnsetDetector:
 
 
 def detect(samples: np.ndarray, sr: int, config: OnsetConfig = DEFAULT_CONFIG) -> list:
-    """Run the streaming detector over a whole signal in one block (see `OnsetDetector`)."""
-    return OnsetDetector(sr, config).run([samples])
+    """The final events of the streaming detector over a whole signal (see `OnsetDetector`).
+
+    Corrections stand in the place of the onsets they correct (`final_events`).
+    """
+    return final_events(OnsetDetector(sr, config).run([samples]))
 
 
 ONSETS_SCHEMA = "beattrainer.onsets/1"
@@ -1189,6 +1197,7 @@ def events_json(events, sr: int, latency_s: float) -> dict:
     Parameters
     ----------
     events : list of Onset and Word
+        As the detector reported them; a correction replaces what it corrects.
     sr : int
         Rate the detector ran at [Hz].
     latency_s : float
@@ -1198,6 +1207,7 @@ def events_json(events, sr: int, latency_s: float) -> dict:
     -------
     dict with schema, sample_rate, latency_ms, syllables, words, percussion
     """
+    events = final_events(events)
     syllables = [e for e in events if isinstance(e, Onset) and e.kind is OnsetKind.SYLLABLE]
     hits = [e for e in events if isinstance(e, Onset) and e.kind is OnsetKind.PERCUSSION]
     words = [e for e in events if isinstance(e, Word)]

@@ -87,12 +87,25 @@ class Hearing:
                 continue
             if event.kind is OnsetKind.PERCUSSION:
                 self.percussion.append(event)
+            elif event.replaces_s is not None:
+                self._take_correction(event)
             else:
                 self.syllables.append(event)
                 if event.starts_word:
                     self.word_starts.append(event)
                     self._unplaced.append(event)
         self._place_word_starts()
+
+    def _take_correction(self, corrected: Onset) -> None:
+        """Put a corrected onset in the place of the report it corrects.
+
+        The detector corrects only the stream's first word's start, within
+        `first_word_hold_s`, long before that start is placed or judged.
+        """
+        for kept in (self.syllables, self.word_starts, self._unplaced):
+            for k, onset in enumerate(kept):
+                if onset.time_s == corrected.replaces_s:
+                    kept[k] = corrected
 
     def _place_word_starts(self) -> None:
         """Move each word start heard out to where its word's sound begins (`word_attack_s`)."""
