@@ -8,7 +8,6 @@ onsets and a `TempoTracker` on their grid.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import product
 from typing import Sequence
 
 import numpy as np
@@ -201,26 +200,22 @@ class SoloFinder:
         for heard_first, said_s in earliest:
             if horizon < heard_first + beats[-1] * MAX_PERIOD_S + MAX_PERIOD_S and not final:
                 return None, True
-            # the group's word heard first may be any of them up to the spares: the
-            # detector may miss any one word in babble at 10 dB, the first as well
-            for m, heard_s in product(range(LINE_SPARE_WORDS + 1), starts):
+            for heard_s in starts:
                 first = heard_first
-                period = (heard_s - first) / beats[m]
+                period = (heard_s - first) / beats[0]
                 if not MIN_PERIOD_S <= period <= MAX_PERIOD_S:
                     continue
-                points = [(0, first), (beats[m], heard_s)]
+                points = [(0, first), (beats[0], heard_s)]
                 reach = CONFIRM_REACH * self.tolerances.off_beat_s(period)
-                unheard = m
-                for beat in beats[m + 1:]:
+                for k, beat in enumerate(beats[1:], start=1):
                     due_s = first + beat * period
                     near = [t for t in starts if abs(t - due_s) <= reach]
                     if near:
                         points.append((beat, min(near, key=lambda t: abs(t - due_s))))
-                    else:
-                        unheard += 1
-                # only a spare word may go unheard: on a grid twice as fine the real
-                # solo 2 and the group's first word leave a gap
-                if unheard > LINE_SPARE_WORDS or len(points) < LINE_WORDS + 1:
+                    elif k < LINE_WORDS:
+                        break  # only a spare word may go unheard: on a grid twice as fine
+                               # the real solo 2 and the group's first word leave a gap
+                if len(points) < LINE_WORDS + 1:
                     continue
                 a, b = fit_line([x for x, _ in points], [t for _, t in points], period,
                                 prior_weight=0.0)
