@@ -911,3 +911,26 @@ def test_a_word_said_without_a_gap_starts_where_the_sound_grows(render):
                                                           abs=0.03)
     assert report.mistake is not None
     assert report.mistake.slot.index == truth["mistake"]["slot"], report.mistake.message
+
+
+# a word glued onto the one before without a start of its own: the detector flagged none in
+# the slot's window, and the first of the syllables standing in for it (the word before's,
+# none rising over the sound before it) was taken for its start
+GLUED_WITHOUT_A_START = [
+    # --seed 53, clean: AAAH right after a high MIEZEKATZE, taken 228 ms early
+    (["39", "35", "46"], "highscore", None,
+     {"period_s": 0.9228267767366136, "voices": 2, "jitter_ms": 9.837998288636989,
+      "split": "test"}, 72224852, ("Anna", "Ben", "Cem")),
+    # --seed 53, babble at 10 dB: a quiet MIEZEKATZE, taken 400 ms early
+    (["44", "43", "04", "08", "30", "31", "38", "36"], "challenge-4", 8,
+     {"period_s": 1.2471063326757794, "voices": 3, "snr_db": 10.0, "noise": "babble",
+      "jitter_ms": 18.417346396942524, "split": "test"}, 541284618, ("Anna", "Ben")),
+]
+
+
+@pytest.mark.parametrize("cards, mode, number, options, seed, players", GLUED_WITHOUT_A_START)
+def test_a_word_without_a_start_is_not_timed_by_the_word_before(render, cards, mode, number,
+                                                                 options, seed, players):
+    perf, samples, sr, truth = render(cards, mode, number, None, seed, players, **options)
+    report = judge(perf, samples)
+    assert report.result == "completed", report.to_json()["mistake"]
