@@ -94,13 +94,13 @@ class SoloFinder:
         the first word, so it need not be flagged as a word start), but only when
         the recognizer hears the solo's word from there: a cough, a chair or the
         room's chatter must not set the beat. Each pair heard that way is scored by
-        how the performance around it fits: the group's next
-        words on its beat, nothing heard between the two solos, and no solo word a
-        beat before the first. The earliest pair that fits fully is taken at once;
-        otherwise the best-scoring one (of equals, the earliest, unless the group's
-        words keep a later one's line clearly closer), once every pair that could
-        compete with it is heard and decided (so a stream decides as the whole
-        file would).
+        how the performance around it fits: the group's next words on its beat,
+        nothing heard between the two solos, no solo word a beat before the first,
+        and two whole words (neither solo a syllable of the other or of an earlier
+        solo word). The earliest pair that fits fully is taken at once; otherwise the
+        best-scoring one (of equals, the earliest, unless the group's words keep a later
+        one's line clearly closer), once every pair that could compete with it is heard
+        and decided (so a stream decides as the whole file would).
         """
         onsets = [s.time_s for s in self.hearing.syllables]
         solo_syllables = expected_syllables(self.slots[0].expected)
