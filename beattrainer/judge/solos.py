@@ -94,13 +94,13 @@ class SoloFinder:
         the first word, so it need not be flagged as a word start), but only when
         the recognizer hears the solo's word from there: a cough, a chair or the
         room's chatter must not set the beat. Each pair heard that way is scored by
-        how the performance around it fits: the group's next
-        words on its beat, nothing heard between the two solos, and no solo word a
-        beat before the first. The earliest pair that fits fully is taken at once;
-        otherwise the best-scoring one (of equals, the earliest, unless the group's
-        words keep a later one's line clearly closer), once every pair that could
-        compete with it is heard and decided (so a stream decides as the whole
-        file would).
+        how the performance around it fits: the group's next words on its beat,
+        nothing heard between the two solos, no solo word a beat before the first,
+        and two whole words (neither solo a syllable of the other or of an earlier
+        solo word). The earliest pair that fits fully is taken at once; otherwise the
+        best-scoring one (of equals, the earliest, unless the group's words keep a later
+        one's line clearly closer), once every pair that could compete with it is heard
+        and decided (so a stream decides as the whole file would).
         """
         onsets = [s.time_s for s in self.hearing.syllables]
         solo_syllables = expected_syllables(self.slots[0].expected)
@@ -118,6 +118,7 @@ class SoloFinder:
                 break  # the first solo is still being said
             if self._noise_before_word(i, own) or not self._is_solo_word(first, first_end):
                 continue
+            inside_a_word = self._inside_earlier_solo(i)
             said_s = own[min(len(own), solo_syllables) - 1]
             # the recognizer heard the solo over its first syllables: before a second
             # solo they are its own, even where a syllable the detector missed left a
@@ -149,7 +150,8 @@ class SoloFinder:
                 said_s = max(own[-1], whole[-1])
                 score = hits - self._sounds_between(first, said_s, second) \
                     - self._solo_word_a_beat_before(first, second - first) \
-                    - self._solo_word_between(said_s, first, second)
+                    - self._solo_word_between(said_s, first, second) \
+                    - inside_a_word - self._continues_solo_1(own, j)
                 if score == SOLO_CONFIRM_WORDS and best is None and not waiting:
                     # the earliest pair that fits fully (no earlier one still undecided:
                     # a longer period is confirmed later)
@@ -273,6 +275,44 @@ class SoloFinder:
         if self.hearing.onset_level_db(own[0]) >= loud_db:
             return own[0]
         return self.hearing.rise_s(own[0], own[1], loud_db)
+
+    def _inside_earlier_solo(self, i: int) -> int:
+        """1 when syllable i is one of an earlier solo word's own syllables, else 0.
+
+        The lead's solo is one word of `expected_syllables` syllables; a syllable the
+        detector did not hear as a word start, among the own syllables of an earlier word
+        start heard as the solo's word that hold no more than a solo's syllables, is that
+        word's (solo 1 taken at its own second syllable set a period 20% short, where the
+        group's first word was an early mistake that fitted it).
+        """
+        syllables = self.hearing.syllables
+        if syllables[i].starts_word:
+            return 0
+        onsets = [s.time_s for s in syllables]
+        solo_syllables = expected_syllables(self.slots[0].expected)
+        for k in range(i - 1, -1, -1):
+            if onsets[i] - onsets[k] > SOLO_CHECK_S:
+                break
+            if not syllables[k].starts_word:
+                continue
+            own = self._solo_syllables(k)
+            if onsets[i] in own and len(own) <= solo_syllables and \
+                    self._is_solo_word(onsets[k], self._solo_end(onsets, k, solo_syllables)):
+                return 1
+            break  # the nearest word start before is the one the syllable could belong to
+        return 0
+
+    def _continues_solo_1(self, first_own: list[float], j: int) -> int:
+        """1 when a solo 2 at syllable j is the rest of solo 1 (own syllables `first_own` [s]).
+
+        Solo 1's own syllables and solo 2's together hold no more than one solo's, with no
+        pause between them longer than one within a solo (`SOLO_MAX_GAP_S`): the detector
+        heard a late syllable of solo 1 (its ZE) as a word start, and the group's first word
+        then fitted a period half the solos' (babble at 30 dB).
+        """
+        second_own = self._solo_syllables(j)
+        return int(len(first_own) + len(second_own) <= expected_syllables(self.slots[0].expected)
+                   and second_own[0] - first_own[-1] <= SOLO_MAX_GAP_S)
 
     def _alike_loud(self, first_s: float, second_s: float) -> bool:
         """Whether two solo onsets are about as loud: the lead says both, the same way.

@@ -460,6 +460,18 @@ HARD_SOLOS = [
      {"period_s": 2.2299118304263508, "voices": 3, "snr_db": 20.0, "noise": "babble",
       "jitter_ms": 15.258545272128021, "split": "test"}, 28231576,
      ("Anna", "Ben", "Cem", "Mei")),
+    # --seed 50: solo 1 taken at its own second syllable (one voice, pink at 30 dB); the
+    # group's first word, said early (the mistake), then fitted that pair's shorter period
+    (["04", "41"], "highscore", 2, "off_beat@2",
+     {"period_s": 2.2305816234953597, "voices": 1, "snr_db": 30.0, "noise": "pink",
+      "jitter_ms": 0.3218663261657184, "split": "test", "reverb": True}, 752171094,
+     ("Anna", "Ben", "Cem", "Mei")),
+    # --seed 51: solo 1's last syllable (its ZE) heard as a word start and taken as solo 2
+    # (one voice, babble at 30 dB): the group's words fitted half the solos' period
+    (["42", "35", "15", "08"], "highscore", 4, None,
+     {"period_s": 1.982061257678283, "voices": 1, "snr_db": 30.0, "noise": "babble",
+      "jitter_ms": 19.088845473469473, "split": "test", "reverb": True}, 111378575,
+     ("Anna", "Ben", "Cem")),
 ]
 
 
