@@ -11,7 +11,9 @@ How it works
    summed over bands: an estimate of the clean sound's energy, the quantity
    the ground truth is defined on. Foreground and background are told apart
    by level: the speaker level is the median of recent syllable peaks that
-   stood out of the ambient; the ambient (features.AmbientLevel) is followed
+   stood out of the ambient (once all are older than `level_memory_s`, the
+   last level stays until new peaks come: after a free-timing silence the
+   group speaks on at about it); the ambient (features.AmbientLevel) is followed
    over 50 ms chunks of the last `ambient_window_s` outside the speakers'
    words: its bed (`ambient_percentile` of the chunk averages) and its top
    (`top_percentile` of the chunk maxima, where babble's own syllables reach;
@@ -152,7 +154,8 @@ class OnsetConfig:
     first_word_db: float = 12.0     # ... and the very first one (no level yet) this level
     syllable_gate_db: float = 15.0  # later syllables reach the word's peak minus this
     level_memory: int = 12          # syllable peaks the speaker level is the median of
-    level_memory_s: float = 4.0     # ... if not older than this (the level may drop)
+    level_memory_s: float = 4.0     # ... if not older than this (the level may drop;
+                                    # with none left, the last level stays)
     silence_db: float = 3.0         # below this (or speaker level - silence_below_db) is silence
     silence_below_db: float = 25.0
     silence_over_ambient_db: float = 8.0  # ... or ambient + this (babble between words)
@@ -822,7 +825,8 @@ class OnsetDetector:
         c = self.config
         if self._word and self._hop - self._word_start_hop < self._ambient_word_hops:
             return float("-inf")
-        return self.speaker_level_db - c.ambient_below_db if self._peaks else float("inf")
+        return (self.speaker_level_db - c.ambient_below_db if self._speaker_heard
+                else float("inf"))
 
     def _foreground_gate_db(self) -> float:
         """Level a word's first syllable must reach to stand out of the ambient [dB]."""
@@ -848,7 +852,11 @@ class OnsetDetector:
     def _update_speaker_level(self) -> None:
         while self._peaks and self._hop - self._peaks[0][0] > self._level_memory_hops:
             self._peaks.popleft()
-        self._speaker_level_db = median_level([p for _, p in self._peaks])
+        if self._peaks:
+            # (once all peaks are older than `level_memory_s`, the last level stays: after
+            # a long pause the group speaks on at about it, and with no level the ambient
+            # learned from the group's own words and the gate rose with them)
+            self._speaker_level_db = median_level([p for _, p in self._peaks])
 
     def _try_fire(self, e: float, events: list, hit: bool = False,
                   from_burst: bool = False) -> None:
@@ -856,7 +864,7 @@ class OnsetDetector:
         burst_hop = None if self._burst is None else self._burst[0]
         hop = self._hop
         oldest = max(self._valley_hop, hop - len(self._recent) + 1)
-        reference_db = self.speaker_level_db if self._peaks else e
+        reference_db = self.speaker_level_db if self._speaker_heard else e
         rule_db = min(reference_db - c.onset_below_peak_db, e - c.rise_db)
         # backtrack to where the rise left the valley (or the background)
         base_db = max(self._valley_db, min(self._background_db, e - c.rise_db))
@@ -876,7 +884,7 @@ class OnsetDetector:
             # the next word: below the foreground or far below this onset) starts a
             # word of its own: no gap is needed
             starts_word = True
-        if not self._peaks:
+        if not self._speaker_heard:
             # nothing heard of the speakers yet: only the ambient tells what is loud
             gate = self._first_word_gate_db()
         elif starts_word or not self._word:
@@ -885,7 +893,7 @@ class OnsetDetector:
         else:
             gate = self._word_peak_db - c.syllable_gate_db
         evidence_db = e
-        if self._peaks and (starts_word or not self._word):
+        if self._speaker_heard and (starts_word or not self._word):
             # the slow level trails a rising word by a few hops: the fast one standing
             # clearly above the gate is evidence enough to report the word now
             evidence_db = max(e, self._fast_now() - c.fast_gate_margin_db)
