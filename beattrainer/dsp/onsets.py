@@ -865,7 +865,7 @@ class OnsetDetector:
         hop = self._hop
         oldest = max(self._valley_hop, hop - len(self._recent) + 1)
         reference_db = self.speaker_level_db if self._speaker_heard else e
-        rule_db = min(reference_db - c.onset_below_peak_db, e - c.rise_db)
+        rule_db = self._syllable_rule_db(reference_db, e)
         # backtrack to where the rise left the valley (or the background)
         base_db = max(self._valley_db, min(self._background_db, e - c.rise_db))
         onset_hop = self._backtrack(base_db, rule_db, oldest)
@@ -977,6 +977,11 @@ class OnsetDetector:
         else:
             self._emit_syllable(onset, events)
 
+    def _syllable_rule_db(self, reference_db: float, e: float) -> float:
+        """Level a syllable's onset is traced back to [dB]: under the speaker level or its rise."""
+        c = self.config
+        return min(reference_db - c.onset_below_peak_db, e - c.rise_db)
+
     def _word_start_rule_db(self, reference_db: float, e: float, ambient_db: float) -> float:
         """Level a word's start is traced back to [dB] (see the module's notes, step 4).
 
@@ -984,9 +989,9 @@ class OnsetDetector:
         while none is known), `ambient_db` the bed.
         """
         c = self.config
-        rule_db = min(reference_db - c.onset_below_peak_db, e - c.rise_db)
-        return max(rule_db, min(ambient_db + c.onset_over_bed_db, e - c.rise_db,
-                                reference_db - c.onset_cap_below_peak_db))
+        return max(self._syllable_rule_db(reference_db, e),
+                   min(ambient_db + c.onset_over_bed_db, e - c.rise_db,
+                       reference_db - c.onset_cap_below_peak_db))
 
     def _hold_first_word(self, events: list, final: bool = False) -> list:
         """The events of this hop, while the first word waits for its peak.
@@ -1045,7 +1050,7 @@ class OnsetDetector:
             rule_db = self._word_start_rule_db(reference_db, e, held["ambient_db"])
             sag_db = c.word_start_sag_db
         else:  # (no gap before it: a syllable's rule, the first of no open word)
-            rule_db, sag_db = min(reference_db - c.onset_below_peak_db, e - c.rise_db), 0.0
+            rule_db, sag_db = self._syllable_rule_db(reference_db, e), 0.0
         onset_hop = max(held["onset_hop"], self._backtrack(held["base_db"], rule_db,
                                                            held["oldest_hop"], sag_db, history))
         new_s = max(0.0, self._time_of_hop(onset_hop) - c.onset_offset_s)

@@ -118,7 +118,7 @@ class SoloFinder:
                 break  # the first solo is still being said
             if self._noise_before_word(i, own) or not self._is_solo_word(first, first_end):
                 continue
-            inside_a_word = self._inside_earlier_solo(i)
+            inside_a_word = self._inside_earlier_solo(i, onsets, solo_syllables)
             said_s = own[min(len(own), solo_syllables) - 1]
             # the recognizer heard the solo over its first syllables: before a second
             # solo they are its own, even where a syllable the detector missed left a
@@ -151,7 +151,7 @@ class SoloFinder:
                 score = hits - self._sounds_between(first, said_s, second) \
                     - self._solo_word_a_beat_before(first, second - first) \
                     - self._solo_word_between(said_s, first, second) \
-                    - inside_a_word - self._continues_solo_1(own, j)
+                    - inside_a_word - self._continues_solo_1(own, j, solo_syllables)
                 if score == SOLO_CONFIRM_WORDS and best is None and not waiting:
                     # the earliest pair that fits fully (no earlier one still undecided:
                     # a longer period is confirmed later)
@@ -276,10 +276,10 @@ class SoloFinder:
             return own[0]
         return self.hearing.rise_s(own[0], own[1], loud_db)
 
-    def _inside_earlier_solo(self, i: int) -> int:
-        """1 when syllable i is one of an earlier solo word's own syllables, else 0.
+    def _inside_earlier_solo(self, i: int, onsets: list[float], solo_syllables: int) -> int:
+        """1 when syllable i (of `onsets` [s]) is one of an earlier solo word's own syllables.
 
-        The lead's solo is one word of `expected_syllables` syllables; a syllable the
+        The lead's solo is one word of `solo_syllables` syllables; a syllable the
         detector did not hear as a word start, among the own syllables of an earlier word
         start heard as the solo's word that hold no more than a solo's syllables, is that
         word's (solo 1 taken at its own second syllable set a period 20% short, where the
@@ -288,8 +288,6 @@ class SoloFinder:
         syllables = self.hearing.syllables
         if syllables[i].starts_word:
             return 0
-        onsets = [s.time_s for s in syllables]
-        solo_syllables = expected_syllables(self.slots[0].expected)
         for k in range(i - 1, -1, -1):
             if onsets[i] - onsets[k] > SOLO_CHECK_S:
                 break
@@ -302,7 +300,7 @@ class SoloFinder:
             break  # the nearest word start before is the one the syllable could belong to
         return 0
 
-    def _continues_solo_1(self, first_own: list[float], j: int) -> int:
+    def _continues_solo_1(self, first_own: list[float], j: int, solo_syllables: int) -> int:
         """1 when a solo 2 at syllable j is the rest of solo 1 (own syllables `first_own` [s]).
 
         Solo 1's own syllables and solo 2's together hold no more than one solo's, with no
@@ -311,7 +309,7 @@ class SoloFinder:
         then fitted a period half the solos' (babble at 30 dB).
         """
         second_own = self._solo_syllables(j)
-        return int(len(first_own) + len(second_own) <= expected_syllables(self.slots[0].expected)
+        return int(len(first_own) + len(second_own) <= solo_syllables
                    and second_own[0] - first_own[-1] <= SOLO_MAX_GAP_S)
 
     def _alike_loud(self, first_s: float, second_s: float) -> bool:
