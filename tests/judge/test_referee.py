@@ -646,6 +646,20 @@ def test_a_lone_burst_before_a_word_does_not_start_it(render, cards, mode, numbe
     assert report.mistake.slot.index == truth["mistake"]["slot"], report.mistake.message
 
 
+def test_a_word_on_the_beat_is_not_alone_before_a_late_syllable(render):
+    # judge.py --seed 56, clean, four voices: the detector heard a MIEZEKATZE's start on the
+    # beat and none of its inner syllables (the voices out of step), then one voice's late
+    # syllable 0.94 s on as a word start; the start on the beat was taken for a lone burst
+    # and the late syllable for the word (MIEZEKATZE was due, nothing was heard)
+    perf, samples, sr, truth = render(
+        ["06", "14", "39"], "highscore", 3, None, 724089895, ("Anna", "Ben", "Cem", "Mei"),
+        period_s=2.3845527045770614, voices=4, jitter_ms=7.25750992003233, split="test")
+    report = judge(perf, samples)
+    assert report.slots[2].heard_onset_s == pytest.approx(truth["slots"][2]["word_onset_s"],
+                                                          abs=0.03)
+    assert report.result == "completed", report.to_json()["mistake"]
+
+
 # --seed 14: babble sounding for the whole 250 ms before a MIEZEKATZE, in no band
 # clear of its top: the word's start was traced back into it, 236 ms early.
 BABBLE_FILLS_THE_PAUSE = [
