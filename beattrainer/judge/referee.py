@@ -24,6 +24,7 @@ from beattrainer.judge.expected import (
     free_syllables,
     is_hit,
     is_plain,
+    last_syllable_follows_close,
     runs_long,
     word_span_s,
 )
@@ -62,6 +63,12 @@ HIT_SLOT_S = 0.5  # a kiss's slot audio ends this long after its hit [s]
 WORD_MAX_GAP_S = 0.6  # a word's syllables follow each other closer than this [s] (a slow
                       # word excepted): a lone onset and a pause before the next is no
                       # start of a word of several syllables
+LAST_SYLLABLE_GAP_S = 0.35  # a MIEZEKATZE's last syllable follows its third within this [s]
+                           # (every clip of the library: 0.10-0.22 s; voices out of step
+                           # and the detector's timing added): a syllable later is the
+                           # next word's start, said early under the end of this one
+LAST_SYLLABLE_GAP_RATIO = 1.25  # ... and closer than the longest gap before it (clips:
+                                # at most 0.72 of it)
 SLOW_WORD_S = 2.0  # a slow MIEZEKATZE's syllables start within this long [s] (or a
                    # period; the clip library's span 1.05-1.43 s)
 
@@ -116,6 +123,7 @@ class Referee:
         self._last_heard_s = -1.0     # onset of the last word judged [s]
         self._last_heard_syllables = 0
         self._last_heard_span_s = float("inf")  # where its syllables may lie after its onset
+        self._last_heard_closes_fast = False  # its last syllable follows the third closely
         self._next = 0                 # index into self.slots of the next slot to judge
         self._reanchor_pending = False
         self._after_free_from_s: float | None = None
@@ -185,6 +193,7 @@ class Referee:
         self._last_heard_s = solos.onsets_s[1]
         self._last_heard_syllables = expected_syllables(self.slots[1].expected)
         self._last_heard_span_s = WORD_SPAN_FRACTION * self._tracker.period_s
+        self._last_heard_closes_fast = last_syllable_follows_close(self.slots[1].expected)
         return True
 
     def _try_close(self, slot: Slot, final: bool) -> SlotVerdict | None:
@@ -349,16 +358,31 @@ class Referee:
         own = [s.time_s for s in self.hearing.syllables
                if last <= s.time_s < last + self._last_heard_span_s]
         if len(own) >= n:
-            if n >= 2 and self._rises_out_of_quiet(own[n - 1], GLUED_WORD_RISE_DB):
-                # the syllable that completes the count rises far out of quiet: it is the
-                # next word's start, said right after this one (a gap too short for the
-                # detector's word gap), and the detector missed one of this word's syllables
+            if n >= 2 and (self._rises_out_of_quiet(own[n - 1], GLUED_WORD_RISE_DB)
+                           or self._comes_too_late_to_end(own[:n])):
+                # the syllable that completes the count rises far out of quiet, or comes
+                # too late to end a MIEZEKATZE: it is the next word's start, said right
+                # after this one (a gap too short for the detector's word gap), and the
+                # detector missed one of this word's syllables
                 return min(own[n - 1], next_start)
             # (a whispered or mumbled word may show fewer syllables than it has)
             return min(own[n - 1] + MIN_SYLLABLE_GAP_S, next_start)
         # fewer syllables than the word has (the detector merged some): a word a
         # quarter period early starts 0.75 T after the last one
         return min(last + 0.5 * self._tracker.period_s, next_start)
+
+    def _comes_too_late_to_end(self, own_s: list[float]) -> bool:
+        """Whether the last of a MIEZEKATZE's counted syllables `own_s` is too late to be its own.
+
+        Its ZE follows KAT closely (`LAST_SYLLABLE_GAP_S`); where the detector missed it
+        (a whisper in noise), the next word said early under the end of this one took its
+        place in the count, and its start passed as this word's last syllable (judge seed
+        59: 318 ms early, 0.50 s after the third syllable).
+        """
+        if not self._last_heard_closes_fast or len(own_s) != 4:
+            return False
+        gaps_s = np.diff(own_s)
+        return gaps_s[-1] > max(LAST_SYLLABLE_GAP_S, LAST_SYLLABLE_GAP_RATIO * max(gaps_s[:-1]))
 
     def _word_onsets_between(self, start_s: float, end_s: float,
                              syllable_fallback: bool = True) -> list[Onset]:
@@ -709,6 +733,7 @@ class Referee:
         if verdict.heard_onset_s is not None:
             self._last_heard_s = verdict.heard_onset_s
             self._last_heard_syllables = expected_syllables(verdict.slot.expected)
+            self._last_heard_closes_fast = last_syllable_follows_close(verdict.slot.expected)
             self._last_heard_span_s = word_span_s(verdict.slot.expected,
                                                    self._tracker.period_s)
 

@@ -83,6 +83,15 @@ MISTAKES_AT_THEIR_SLOT = [
         {"period_s": 2.009610728830007, "voices": 4, "snr_db": 10.0, "noise": "babble",
          "jitter_ms": 12.013264447801898}, 596112757, ("Anna", "Ben", "Cem", "Mei"),
         id="squeaks-over-an-early-name"),
+    # A whispered MIEZEKATZE said 315 ms early in pink noise at 10 dB, under the end of
+    # the one before, whose last syllable the detector missed: the early word's start,
+    # 0.50 s after that word's third syllable (a ZE follows its KAT within 0.22 s),
+    # completed its count; the performance passed (judge --seed 59).
+    pytest.param(
+        ["05", "31"], "challenge-1", 2, "off_beat@3",
+        {"period_s": 1.3743098761755563, "voices": 4, "snr_db": 10.0, "noise": "pink",
+         "jitter_ms": 17.990746170759877}, 681895729, ("Anna", "Ben", "Cem", "Mei"),
+        id="an-early-word-as-the-last-syllable-of-the-one-before"),
 ]
 
 
