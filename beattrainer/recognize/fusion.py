@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from beattrainer.recognize.vocabulary import (
+    GROWL,
     MIEZEKATZE,
     MODIFIERS,
     PERCUSSION,
@@ -18,6 +19,7 @@ from beattrainer.recognize.vocabulary import (
     WHISPERED,
     Item,
     acceptable,
+    is_speech,
     sound_class,
 )
 from beattrainer.recognize.words import OTHER_WORD, word_class
@@ -49,6 +51,13 @@ SPEECH_WEIGHT = 1.5            # bonus for the speech backend's word
 # rejected on the test voices, which pocketsphinx confuses more, more than tripled (seeds 39
 # and 43, decisions replayed). A factor P(W due | named W) (AAAH 0.05) counts how
 # seldom W is due, which EXPECTED_PRIOR already counts.
+# A growl (ZOMBIE, the only voiced non-verbal label) is nothing pocketsphinx can name,
+# yet in its voice pocketsphinx names some word (AAAH, YEAH): where it names one, the
+# growl keeps this share of that word's bonus (with none, a due growl lost the whole
+# bonus to the word named in it; judge seed 66). The squeaker's tone is no voice and
+# gets no share: pocketsphinx names AAAH in babble and in a word as well, and a
+# MIEZEKATZE said where a squeak was due passed with it (decision 33).
+VOICED_NONVERBAL_SPEECH_SHARE = 0.5
 TEMPLATE_SCALE = 1.0           # [DTW distance units per log-score unit]
 WORD_WEIGHT = 0.6              # the word model's log-posterior counts this much
 WORD_FLOOR = -5.0              # [log-posterior] below this, less likely is not worse
@@ -216,9 +225,7 @@ def label_scores(labels, syllables_of, evidence: Evidence, expected_labels,
             diff = min(max(abs(evidence.syllables - n_syl) - free, 0), SYLLABLE_PENALTY_CAP)
             score -= (EXTRA_SYLLABLE_WEIGHT if evidence.syllables > n_syl
                       else SYLLABLE_WEIGHT) * diff
-        if evidence.speech_label == label:
-            score += SPEECH_WEIGHT * (0.5 + evidence.speech_confidence) \
-                * (WHISPERED_SPEECH_FACTOR if whispered else 1.0)
+        score += speech_evidence(label, evidence, whispered)
         if best_template is not None and np.isfinite(best_template):
             d = templates.get(label)
             if d is None or not np.isfinite(d):
@@ -259,6 +266,23 @@ def label_scores(labels, syllables_of, evidence: Evidence, expected_labels,
             score -= UNLIKELY_PRIOR
         scores[label] = score
     return scores
+
+
+def speech_evidence(label: str, evidence: Evidence, whispered: bool) -> float:
+    """The speech backend's bonus for a label: its own word's, or a share of it for a growl.
+
+    The growl's share (`VOICED_NONVERBAL_SPEECH_SHARE`) comes with any word named;
+    the squeak gets none (decision 33).
+    """
+    if evidence.speech_label is None:
+        return 0.0
+    bonus = SPEECH_WEIGHT * (0.5 + evidence.speech_confidence) \
+        * (WHISPERED_SPEECH_FACTOR if whispered else 1.0)
+    if evidence.speech_label == label:
+        return bonus
+    if sound_class(label) == GROWL and is_speech(evidence.speech_label):
+        return VOICED_NONVERBAL_SPEECH_SHARE * bonus
+    return 0.0
 
 
 def word_evidence(label: str, word_log: dict[str, float], other_words: int,

@@ -1,4 +1,4 @@
-"""Fusion's weighing of the syllable count, on rendered performances.
+"""Fusion's weighing of the syllable count and the speech backend, on rendered performances.
 
 Each case is a seeded render of benchmarks/judge.py (its seed and case named) with
 the held-out test voices, judged end to end (referee, recognizer, pocketsphinx).
@@ -8,11 +8,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from beattrainer.judge import MistakeKind
 from beattrainer.mzkz.catalog import load_catalog
 from beattrainer.mzkz.sequence import Mode, compile_performance
 from beattrainer.synth.clips import ClipLibrary
 from beattrainer.synth.render import Mistake, RenderOptions, render_performance
-from tests.judge.test_referee import judge
+from tests.judge.test_referee import caught_right, judge
 
 
 @pytest.fixture(scope="module")
@@ -43,3 +44,27 @@ def test_a_name_heard_one_syllable_short_passes(clips):
     assert report.mistake is None, report.to_json()["mistake"]
     names = [v for v in report.slots if "ANNA" in v.slot.expected.labels]
     assert names and all(v.heard is not None and v.heard.label == "ANNA" for v in names)
+
+
+def test_a_due_growl_in_noise_passes(clips):
+    # Card 47's growl in challenge 2, three voices in pink noise at 10 dB: pocketsphinx
+    # named YEAH in it, and the growl, which it cannot name, lost the whole bonus to
+    # YEAH; a clean performance failed (judge seed 66, case 139). The growl keeps half.
+    report, truth = render_and_judge(
+        clips, ["47", "19", "46", "16", "04", "21"], "challenge-2", 6, None, 1057668658,
+        ("Anna", "Ben"), period_s=1.6129751952809603, voices=3, snr_db=10.0, noise="pink",
+        jitter_ms=16.47626169463019)
+    assert report.mistake is None, report.to_json()["mistake"]
+
+
+def test_a_word_said_where_the_squeak_is_due_is_caught(clips):
+    # A MIEZEKATZE said where card 22's squeak is due, in babble at 10 dB: pocketsphinx
+    # names AAAH in it. The squeaker's tone is no voice: had the squeak taken a share of
+    # the named word's bonus like a growl, the word passed (judge seed 66, case 201).
+    report, truth = render_and_judge(
+        clips, ["22", "02", "27"], "challenge-2", 3, "wrong_word@2", 544090984,
+        ("Anna", "Ben", "Cem", "Mei"), period_s=2.219622784435612, voices=2, snr_db=10.0,
+        noise="babble", jitter_ms=19.141468720892536)
+    assert report.mistake is not None, report.result
+    assert caught_right(report.mistake, MistakeKind.WRONG_WORD, truth["mistake"]), \
+        report.to_json()["mistake"]
