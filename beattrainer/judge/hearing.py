@@ -36,6 +36,12 @@ RULE_FRAME_S = 0.008         # ... in frames this long [s] (the detector's)
 RULE_HOP_S = 0.002           # ... every this long [s]
 RULE_MAX_SHIFT_S = 0.03      # a rule onset further on is another sound's (the detector
                              # placed the stream's first word at most 30 ms early)
+ROOM_LEVEL_S = 0.04          # the room's level before an onset: its median frame this long before
+RISE_DB = 6.0                # a rise into a sound: the power climbs this far above a dip ...
+RISE_WITHIN_S = 0.03         # ... within this long, never sinking under the dip ...
+RISE_FROM_ROOM_DB = 3.0      # ... that lies within this of the room's level
+RISE_BEFORE_S = 0.03         # the last rise is looked for from this long before an onset ...
+RISE_AFTER_S = 0.05          # ... to this long after it
 
 
 class Hearing:
@@ -180,6 +186,50 @@ class Hearing:
             return onset_s
         shift_s = int(np.argmax(level_db >= level_db.max() - RULE_BELOW_PEAK_DB)) * RULE_HOP_S
         return onset_s + shift_s if shift_s <= RULE_MAX_SHIFT_S else onset_s
+
+    def rule_level_db(self, onset_s: float) -> float:
+        """The level the truth's rule times the sound at `onset_s` by: its peak less 30 dB [dB]."""
+        levels_db = self._rule_levels_db(onset_s, onset_s + RULE_PEAK_S + RULE_FRAME_S)
+        return float(levels_db.max()) - RULE_BELOW_PEAK_DB if len(levels_db) else -120.0
+
+    def room_level_db(self, onset_s: float) -> float:
+        """How loud the room is before `onset_s`: its median frame within `ROOM_LEVEL_S` [dB]."""
+        levels_db = self._rule_levels_db(onset_s - ROOM_LEVEL_S, onset_s)
+        return float(np.median(levels_db)) if len(levels_db) else -120.0
+
+    def rise_db(self, dip_s: float) -> float:
+        """How far the power climbs above the frame at `dip_s` within `RISE_WITHIN_S` [dB].
+
+        0 where it sinks under that frame's level meanwhile (a dip further on is the rise's).
+        """
+        levels_db = self._rule_levels_db(dip_s, dip_s + RISE_WITHIN_S + RULE_FRAME_S)[
+            :int(round(RISE_WITHIN_S / RULE_HOP_S))]  # (frames starting within it)
+        if len(levels_db) == 0 or levels_db.min() < levels_db[0]:
+            return 0.0
+        return float(levels_db.max() - levels_db[0])
+
+    def last_rise_s(self, onset_s: float) -> float | None:
+        """Where the last rise out of the room's sound around an onset starts [s] (None: none).
+
+        The rise's dip is the last local minimum of the power from `RISE_BEFORE_S` before
+        the onset to `RISE_AFTER_S` after it that lies within `RISE_FROM_ROOM_DB` of the room's
+        level before the onset (`room_level_db`), from which the power climbs `RISE_DB` within
+        `RISE_WITHIN_S` without sinking under it: the word rising out of the room's sound.
+        """
+        start_s = onset_s - RISE_BEFORE_S
+        levels_db = self._rule_levels_db(start_s, onset_s + RISE_AFTER_S + RULE_FRAME_S)
+        room_db = self.room_level_db(onset_s)
+        for k in range(len(levels_db) - 1, 0, -1):
+            dip_s = start_s + k * RULE_HOP_S
+            if levels_db[k] <= min(room_db + RISE_FROM_ROOM_DB, levels_db[k - 1]) and \
+                    self.rise_db(dip_s) >= RISE_DB:
+                return dip_s
+        return None
+
+    def _rule_levels_db(self, start_s: float, end_s: float) -> np.ndarray:
+        """The power of the rule's frames between two times [dB], every `RULE_HOP_S`."""
+        return frame_levels_db(self.samples(start_s, end_s), int(RULE_FRAME_S * self.sr),
+                               int(RULE_HOP_S * self.sr))
 
     def rise_s(self, start_s: float, end_s: float, level_db: float) -> float:
         """Where the power first reaches `level_db` between two times [s] (`end_s` if never)."""
