@@ -43,6 +43,10 @@ BETWEEN_SOUND_UNDER_DB = 12.0  # a syllable heard between a pair is the lead's w
                               # under solo 1's onset level [dB] (the real solo 2 of a pair
                               # two words apart: about as loud; babble at 20 dB heard between
                               # the real solos: 18-24 dB under)
+BEFORE_WORD_UNDER_DB = 12.0  # a solo's word heard a beat before a pair is the lead's within
+                             # this much under the pair's first [dB] (a group of four voices
+                             # over the lead: about 6 dB louder; babble at 20 dB before the
+                             # lead heard as the word: 15 dB under, judge seed 64)
 NOISE_UNDER_DB = 20.0        # a sound this much under the next syllable it glues onto [dB] is
                              # the room's before the lead's word (babble at 20 dB: 30 dB under;
                              # a solo's own /m/ reaches its vowel within the onset's level window)
@@ -235,7 +239,7 @@ class SoloFinder:
                                     a + 2 * b - MIN_SYLLABLE_GAP_S)):
                     continue
                 score = LINE_WORDS - self._sounds_between(first, said_s, second) \
-                    - self._solo_word_a_beat_before(first, second - first) \
+                    - self._solo_word_a_beat_before(first, second - first, heard_first) \
                     - self._solo_word_between(said_s, first, second, heard_first)
                 if best is None or score > best[0]:
                     best = (score, first, second)
@@ -369,7 +373,8 @@ class SoloFinder:
                     return 1
         return 0
 
-    def _solo_word_a_beat_before(self, first_s: float, period_s: float) -> int:
+    def _solo_word_a_beat_before(self, first_s: float, period_s: float,
+                                 heard_first_s: float | None = None) -> int:
         """1 when a word heard as the solo's word starts a beat before `first_s`, else 0.
 
         The beat is on the pair's own grid or on one a whole number of times finer (with a
@@ -377,18 +382,25 @@ class SoloFinder:
         group's first words after the real solos fit it as well), or its period a multiple of
         the solos' (in babble at 10 dB quiet words between went unheard, and a pair three words
         apart kept the group's beat), since the room is quiet before the lead's first solo
-        (decisions: Beatz'n'Catz 8). Noise there is no such word.
+        (decisions: Beatz'n'Catz 8). Noise there is no such word: the word must be at most
+        `BEFORE_WORD_UNDER_DB` under the pair's first (heard at `heard_first_s`, else at
+        `first_s`; its level unknown, any loudness counts).
         """
         onsets = [s.time_s for s in self.hearing.syllables]
+        heard_first_s = first_s if heard_first_s is None else heard_first_s
+        floor_db = max((level for (onset_s, _), level in self.solo_levels_db.items()
+                        if onset_s == heard_first_s), default=-np.inf) - BEFORE_WORD_UNDER_DB
         for divisor in range(1, int(period_s / MIN_PERIOD_S) + 1):
             beat_s = period_s / divisor
             reach = CONFIRM_REACH * self.tolerances.off_beat_s(beat_s)
             due_s = first_s - beat_s
             for k, w in enumerate(self.hearing.syllables):
-                if w.starts_word and abs(w.time_s - due_s) <= reach and \
-                        w.time_s < first_s - MIN_PERIOD_S and self._is_solo_word(
-                            w.time_s, self._solo_end(onsets, k, expected_syllables(
-                                self.slots[0].expected))):
+                if not (w.starts_word and abs(w.time_s - due_s) <= reach and
+                        w.time_s < first_s - MIN_PERIOD_S):
+                    continue
+                end_s = self._solo_end(onsets, k, expected_syllables(self.slots[0].expected))
+                if self._is_solo_word(w.time_s, end_s) and \
+                        self.solo_levels_db[(w.time_s, end_s)] >= floor_db:
                     return 1
         return 0
 

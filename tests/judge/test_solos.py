@@ -37,3 +37,18 @@ def test_solo_1_traced_early_in_noise_sets_the_solos_period(render, cards, mode,
     solo_1, solo_2 = (slot["word_onset_s"] for slot in truth["slots"][:2])
     report = judge(perf, samples)
     assert report.period_s == pytest.approx(solo_2 - solo_1, rel=0.01)
+
+
+def test_babble_word_a_beat_before_solo_1_does_not_push_it_a_syllable_late(render):
+    # Babble at 20 dB before the lead (seed 64), 15 dB under solo 1, was heard as the solo's
+    # word half a beat before it; the pair from solo 1's first heard onset lost on that, and
+    # the one from its second syllable (220 ms late) was taken: the period came out 10% short.
+    # Such a word now counts only about as loud as solo 1. (Solo 1 is then heard 60 ms early,
+    # on the babble's last rise before the word: the period is still 3% long.)
+    perf, samples, sr, truth = render(
+        ["13", "03", "06", "40"], "challenge-8", 2, "wrong_word@8", 36462280, ("Anna", "Ben"),
+        split="test", period_s=2.3436670609931642, voices=1, snr_db=20.0, noise="babble",
+        jitter_ms=16.361288943961757)
+    solo_1, solo_2 = (slot["word_onset_s"] for slot in truth["slots"][:2])
+    report = judge(perf, samples)
+    assert report.period_s == pytest.approx(solo_2 - solo_1, rel=0.05)
