@@ -58,6 +58,15 @@ SPEECH_WEIGHT = 1.5            # bonus for the speech backend's word
 # gets no share: pocketsphinx names AAAH in babble and in a word as well, and a
 # MIEZEKATZE said where a squeak was due passed with it (decision 33).
 VOICED_NONVERBAL_SPEECH_SHARE = 0.5
+# AAAH is pocketsphinx's answer to much besides itself (its likelihood ratio above,
+# 1.0, is the lowest), and to a short word said right as well: ANNA's first vowel,
+# a BAM or DING DONG in babble. Where it names AAAH, a due word of at most
+# SHORT_WORD_SYLLABLES keeps this share of the bonus, so that AAAH leads it by
+# about that ratio only (the due name, BAM or DING DONG lost to AAAH, or to
+# MIEZEKATZE, by the bonus alone: judge seed 57). Not a long word: against
+# MIEZEKATZE, AAAH is a sign of a short word said (a WOW where MIEZEKATZE was due).
+AAAH_DUE_SHORT_SHARE = 0.4
+AAAH = "AAAH"
 TEMPLATE_SCALE = 1.0           # [DTW distance units per log-score unit]
 WORD_WEIGHT = 0.6              # the word model's log-posterior counts this much
 WORD_FLOOR = -5.0              # [log-posterior] below this, less likely is not worse
@@ -225,7 +234,9 @@ def label_scores(labels, syllables_of, evidence: Evidence, expected_labels,
             diff = min(max(abs(evidence.syllables - n_syl) - free, 0), SYLLABLE_PENALTY_CAP)
             score -= (EXTRA_SYLLABLE_WEIGHT if evidence.syllables > n_syl
                       else SYLLABLE_WEIGHT) * diff
-        score += speech_evidence(label, evidence, whispered)
+        score += speech_evidence(label, evidence, whispered,
+                                 short_due=label in expected_labels and n_syl is not None
+                                 and n_syl <= SHORT_WORD_SYLLABLES)
         if best_template is not None and np.isfinite(best_template):
             d = templates.get(label)
             if d is None or not np.isfinite(d):
@@ -268,11 +279,13 @@ def label_scores(labels, syllables_of, evidence: Evidence, expected_labels,
     return scores
 
 
-def speech_evidence(label: str, evidence: Evidence, whispered: bool) -> float:
-    """The speech backend's bonus for a label: its own word's, or a share of it for a growl.
+def speech_evidence(label: str, evidence: Evidence, whispered: bool,
+                    short_due: bool = False) -> float:
+    """The speech backend's bonus for a label: its own word's, or a share of it.
 
     The growl's share (`VOICED_NONVERBAL_SPEECH_SHARE`) comes with any word named;
-    the squeak gets none (decision 33).
+    the squeak gets none (decision 33). A due word of at most two syllables
+    (`short_due`) gets `AAAH_DUE_SHORT_SHARE` where AAAH is named (decision 35).
     """
     if evidence.speech_label is None:
         return 0.0
@@ -282,6 +295,8 @@ def speech_evidence(label: str, evidence: Evidence, whispered: bool) -> float:
         return bonus
     if sound_class(label) == GROWL and is_speech(evidence.speech_label):
         return VOICED_NONVERBAL_SPEECH_SHARE * bonus
+    if short_due and evidence.speech_label == AAAH:
+        return AAAH_DUE_SHORT_SHARE * bonus
     return 0.0
 
 
