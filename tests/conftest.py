@@ -1,4 +1,7 @@
-"""Shared fixtures: the JSON contracts, a seeded rng, the repository paths."""
+"""Shared fixtures: the JSON contracts, a seeded rng, the repository paths, renders.
+
+The renders are real performances (real clips) for the referee's and the recognizer's tests.
+"""
 from __future__ import annotations
 
 import json
@@ -7,6 +10,10 @@ from urllib.parse import urljoin
 
 import numpy as np
 import pytest
+
+from beattrainer.mzkz.sequence import Mode, compile_performance
+from beattrainer.synth.clips import ClipLibrary
+from beattrainer.synth.render import Mistake, RenderOptions, render_performance
 
 REPO = Path(__file__).resolve().parent.parent
 VENDORED_CONTRACTS = REPO / "docs" / "contracts"
@@ -47,3 +54,31 @@ def validate_contract(instance: dict, name: str) -> None:
 def rng() -> np.random.Generator:
     """A fixed-seed generator for tests that need randomness."""
     return np.random.default_rng(20261130)
+
+
+@pytest.fixture(scope="session")
+def clips() -> ClipLibrary:
+    return ClipLibrary.load()
+
+
+@pytest.fixture(scope="session")
+def render(clips):
+    """render(cards, mode="highscore", mistake=None, seed=1, **options), cached.
+
+    Returns (perf, samples, sr, truth).
+    """
+    cache: dict = {}
+
+    def _render(cards, mode="highscore", number=None, mistake=None, seed=1,
+                players=("Anna", "Ben", "Cem"), **options):
+        key = (tuple(cards), mode, number, mistake, seed, tuple(players),
+               tuple(sorted(options.items())))
+        if key not in cache:
+            perf = compile_performance(cards, Mode.parse(mode), number, players=players)
+            opts = RenderOptions(mistake=Mistake.parse(mistake) if mistake else None, seed=seed,
+                                 **options)
+            samples, sr, truth = render_performance(perf, clips, np.random.default_rng(seed), opts)
+            cache[key] = (perf, samples, sr, truth)
+        return cache[key]
+
+    return _render

@@ -914,7 +914,7 @@ def test_words_after_a_long_pause_in_babble_are_heard(library):
 
 @pytest.mark.xfail(strict=True, reason=(
     "the ambient bed/top are kept in dB re a floor that jumps 8-12 dB with a lull in babble; "
-    "fix candidate (ambient in absolute dB) in session 10 helper g's report"))
+    "fix candidate: keep the ambient in absolute dB (issue #3, session 10's note)"))
 @pytest.mark.parametrize("cards, performance, players, period_s, jitter_ms, seed, n_words", [
     (["31", "45", "39", "37"], 4, ("Anna", "Ben"), 1.2435579345024765, 16.927883999053684,
      191739784, 4),

@@ -5,40 +5,28 @@ the held-out test voices, judged end to end (referee, recognizer, pocketsphinx).
 """
 from __future__ import annotations
 
-import numpy as np
-import pytest
-
 from beattrainer.judge import MistakeKind
 from beattrainer.mzkz.catalog import load_catalog
-from beattrainer.mzkz.sequence import Mode, compile_performance
-from beattrainer.synth.clips import ClipLibrary
-from beattrainer.synth.render import Mistake, RenderOptions, render_performance
+from beattrainer.mzkz.sequence import Mode
 from tests.judge.test_referee import caught_right, judge
 
 
-@pytest.fixture(scope="module")
-def clips() -> ClipLibrary:
-    return ClipLibrary.load()
-
-
-def render_and_judge(clips, cards, mode, number, mistake, seed, players, **options):
+def render_and_judge(render, cards, mode, number, mistake, seed, players, **options):
     """Render like benchmarks/judge.py and judge the stream; (report, truth)."""
-    perf = compile_performance(cards, Mode.parse(mode), number, players=players)
-    opts = RenderOptions(mistake=Mistake.parse(mistake) if mistake else None, seed=seed,
-                         split="test", **options)
-    samples, sr, truth = render_performance(perf, clips, np.random.default_rng(seed), opts)
+    perf, samples, sr, truth = render(cards, mode, number, mistake, seed, players,
+                                      split="test", **options)
     # (where the rules take the cats away the trainer gives the tempo, as in the benchmark)
     grid = (truth["period_s"], truth["slots"][0]["expected_onset_s"]) \
         if "no_cats" in Mode.parse(mode).rules(load_catalog()) else None
     return judge(perf, samples, grid=grid), truth
 
 
-def test_a_name_heard_one_syllable_short_passes(clips):
+def test_a_name_heard_one_syllable_short_passes(render):
     # Card 13's ANNA said by two voices in pink noise at 10 dB with reverb: the detector
     # heard one syllable in each, and ANNA, a syllable short, lost to BAM (judge seed 46,
     # case 199, a clean performance failed). A two-syllable word may be heard one short.
     report, truth = render_and_judge(
-        clips, ["13", "37", "06", "20"], "challenge-9", 4, None, 910337158, ("Anna", "Ben"),
+        render, ["13", "37", "06", "20"], "challenge-9", 4, None, 910337158, ("Anna", "Ben"),
         period_s=2.2672100702942393, voices=2, snr_db=10.0, noise="pink",
         jitter_ms=14.101752057327005, reverb=True)
     assert report.mistake is None, report.to_json()["mistake"]
@@ -46,23 +34,23 @@ def test_a_name_heard_one_syllable_short_passes(clips):
     assert names and all(v.heard is not None and v.heard.label == "ANNA" for v in names)
 
 
-def test_a_due_growl_in_noise_passes(clips):
+def test_a_due_growl_in_noise_passes(render):
     # Card 47's growl in challenge 2, three voices in pink noise at 10 dB: pocketsphinx
     # named YEAH in it, and the growl, which it cannot name, lost the whole bonus to
     # YEAH; a clean performance failed (judge seed 66, case 139). The growl keeps half.
     report, truth = render_and_judge(
-        clips, ["47", "19", "46", "16", "04", "21"], "challenge-2", 6, None, 1057668658,
+        render, ["47", "19", "46", "16", "04", "21"], "challenge-2", 6, None, 1057668658,
         ("Anna", "Ben"), period_s=1.6129751952809603, voices=3, snr_db=10.0, noise="pink",
         jitter_ms=16.47626169463019)
     assert report.mistake is None, report.to_json()["mistake"]
 
 
-def test_a_word_said_where_the_squeak_is_due_is_caught(clips):
+def test_a_word_said_where_the_squeak_is_due_is_caught(render):
     # A MIEZEKATZE said where card 22's squeak is due, in babble at 10 dB: pocketsphinx
     # names AAAH in it. The squeaker's tone is no voice: had the squeak taken a share of
     # the named word's bonus like a growl, the word passed (judge seed 66, case 201).
     report, truth = render_and_judge(
-        clips, ["22", "02", "27"], "challenge-2", 3, "wrong_word@2", 544090984,
+        render, ["22", "02", "27"], "challenge-2", 3, "wrong_word@2", 544090984,
         ("Anna", "Ben", "Cem", "Mei"), period_s=2.219622784435612, voices=2, snr_db=10.0,
         noise="babble", jitter_ms=19.141468720892536)
     assert report.mistake is not None, report.result
@@ -70,13 +58,13 @@ def test_a_word_said_where_the_squeak_is_due_is_caught(clips):
         report.to_json()["mistake"]
 
 
-def test_a_due_short_word_in_which_pocketsphinx_names_aaah_passes(clips):
+def test_a_due_short_word_in_which_pocketsphinx_names_aaah_passes(render):
     # A DING DONG said right in babble at 10 dB, heard as three syllables, in which
     # pocketsphinx named AAAH: the word model leant to MIEZEKATZE, and DING DONG lost
     # to it five slots before the loud word said plain (judge seed 57, case 114). Where
     # AAAH is named, a due word of two syllables keeps a share of the bonus.
     report, truth = render_and_judge(
-        clips, ["14", "19", "24", "32", "27"], "challenge-7", 3, "wrong_dynamics@10", 9885208,
+        render, ["14", "19", "24", "32", "27"], "challenge-7", 3, "wrong_dynamics@10", 9885208,
         ("Anna", "Ben"), period_s=2.4272397253170315, voices=1, snr_db=10.0, noise="babble",
         jitter_ms=18.214498419954054)
     assert report.mistake is not None, report.result
@@ -84,13 +72,13 @@ def test_a_due_short_word_in_which_pocketsphinx_names_aaah_passes(clips):
         report.to_json()["mistake"]
 
 
-def test_a_name_in_which_pocketsphinx_names_aaah_is_heard(clips):
+def test_a_name_in_which_pocketsphinx_names_aaah_is_heard(render):
     # Card 13's ANNA said by two voices in pink noise at 10 dB, heard as one syllable, in
     # which pocketsphinx named AAAH, also card 39's word: AAAH outscored the names by
     # the speech backend's bonus alone, a clean performance failed (judge seed 57, case
     # 58; a later name there still comes early by the detector's count).
     report, truth = render_and_judge(
-        clips, ["32", "22", "39", "45", "13", "15"], "challenge-2", 6, None, 82747565,
+        render, ["32", "22", "39", "45", "13", "15"], "challenge-2", 6, None, 82747565,
         ("Anna", "Ben", "Cem"), period_s=1.2049961525277872, voices=2, snr_db=10.0,
         noise="pink", jitter_ms=17.390590843839174)
     names = [v for v in report.slots if "ANNA" in v.slot.expected.labels and v.heard is not None]
