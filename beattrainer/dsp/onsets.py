@@ -20,7 +20,9 @@ How it works
    kept within `top_over_bed_db` of the bed). Babble is a bed 10-20 dB under
    the group, with syllables of its own: it must neither start words nor
    teach the speaker level, and before the first word only the ambient tells
-   what is loud.
+   what is loud. The ambient is kept in absolute dB: the floor jumps by 8-12 dB
+   when a lull in babble enters or leaves its window, and a bed and top learned
+   in `e` before the jump would gate the words after it.
 4. Syllables: an onset fires when `e` has risen by `rise_db` from its lowest
    point since the last syllable *and* `e` dipped by `dip_db` below that
    syllable's peak in between (a consonant closure or a pause): the vowel
@@ -180,8 +182,9 @@ class OnsetConfig:
                                     # after the rise last stood this far below it (an /m/
                                     # in babble sags a little before its vowel)
     deep_gap_s: float = 0.10        # ... and so does this much silence down at the bed
-    deep_over_bed_db: float = 3.0   # (below the bed + this: no voice's closure or tail
-                                    # left; a later voice fills a fast group's gap)
+    deep_over_bed_db: float = 4.0   # (below the bed + this: no voice's closure or tail
+                                    # left; a later voice fills a fast group's gap; 3 dB
+                                    # let one hop of 30 dB babble break a 100 ms gap)
     word_gap_s: float = 0.14        # silence that separates words (closures inside
                                     # words last up to ~0.13 s)
     onset_offset_s: float = 0.004   # frame group delay subtracted from onset times
@@ -445,6 +448,7 @@ class OnsetDetector:
         self._word_peak_db = float("-inf")
         self._peaks = deque(maxlen=c.level_memory)
         self._speaker_level_db = float("-inf")
+        self._floor_db = 0.0  # broadband noise floor at the current hop [dB]
         self._level_memory_hops = c.level_memory_s / self._hop_s
         self._last_onset_hop = -(10**9)
         self._last_start_hop = -(10**9)  # where the last syllable began (may lag its firing)
@@ -508,6 +512,7 @@ class OnsetDetector:
             self._recent_power.append(power[k])
             self._recent_high.append(high[k])
             hop_events: list = []
+            self._floor_db = self._floor_db_block[k]
             self._step(e_slow, self._slow_bands_db_block[k], hop_events)
             events.extend(self._hold_first_word(hop_events))
         return events
@@ -539,6 +544,8 @@ class OnsetDetector:
             self._floor_hist = np.repeat(level[:1], c.floor_smooth_hops - 1, axis=0)
         for_floor = features.smooth_hops(level, self._floor_hist)
         floor = np.maximum(self._floor_tracker.update(for_floor), c.floor_min_db)
+        self._floor_db_block = features.power_db(
+            (10.0 ** (floor / 10.0)).sum(axis=1)).tolist()
         self._floor_hist = np.concatenate([self._floor_hist, level])[-(c.floor_smooth_hops - 1):]
         slow_power = features.smooth_hops(power, self._power_hist)
         self._power_hist = np.concatenate([self._power_hist, power])[-(c.slow_hops - 1):]
@@ -565,14 +572,19 @@ class OnsetDetector:
         if self._peaks and hop - self._peaks[0][0] > self._level_memory_hops:
             self._update_speaker_level()
         # the bed under the foreground: babble, or the quiet parts of the room
-        self._ambient_db, self._top_db = self._ambient.push(e, self._ambient_limit_db(),
-                                                            bands_db)
+        # (kept in absolute dB: `e` is relative to a floor that jumps by 8-12 dB when
+        # babble's quietest chunk leaves its window, and levels learned before the jump
+        # must not gate the words after it)
+        floor_db = self._floor_db
+        bed_db, top_db = self._ambient.push(e + floor_db, self._ambient_limit_db() + floor_db,
+                                            bands_db)
+        self._ambient_db, self._top_db = bed_db - floor_db, top_db - floor_db
         # speech the gates kept out must not lift the top out of reach (steady noise
         # and babble keep their syllables within about this of their bed)
         self._top_db = min(self._top_db, self._ambient_db + c.top_over_bed_db)
         if (not self._speaker_heard and hop % self._chunk_hops == 0
                 and hop >= self._warmup_hops):
-            self._early_ambient.append((self._ambient_db, self._top_db))
+            self._early_ambient.append((self._ambient_db + floor_db, self._top_db + floor_db))
         silence = max(c.silence_db, self.speaker_level_db - c.silence_below_db,
                       self._ambient_db + c.silence_over_ambient_db)
         clear = None  # does some band stand clear of the ambient? (asked at most once)
@@ -844,8 +856,8 @@ class OnsetDetector:
         c = self.config
         bed_db, top_db = self._ambient_db, self._top_db
         if self._early_ambient and not self._speaker_heard:
-            bed_db = min(bed_db, min(b for b, _ in self._early_ambient))
-            top_db = min(top_db, min(t for _, t in self._early_ambient))
+            bed_db = min(bed_db, min(b for b, _ in self._early_ambient) - self._floor_db)
+            top_db = min(top_db, min(t for _, t in self._early_ambient) - self._floor_db)
         return max(c.first_word_db, bed_db + c.word_contrast_db,
                    top_db + max(c.top_contrast_db, c.first_top_contrast_db))
 
