@@ -153,8 +153,10 @@ class SoloFinder:
                 if pending:
                     waiting = True
                     continue
-                whole = heard if heard[-1] + MIN_SYLLABLE_GAP_S <= second else own
-                said_s = max(own[-1], whole[-1])
+                # (of those, the ones before this solo 2: where the detector missed one of
+                # solo 1's syllables, its count ran into solo 2's start)
+                before_second = [o for o in heard if o + MIN_SYLLABLE_GAP_S <= second]
+                said_s = max(own[-1], *before_second)
                 score = hits - self._sounds_between(first, said_s, second) \
                     - self._solo_word_a_beat_before(first, second - first) \
                     - self._solo_word_between(said_s, first, second) \
