@@ -3,6 +3,7 @@
 Does it fail the right slot for the right reason, and pass clean performances?
 
     python benchmarks/judge.py [--n 120] [--seed 5] [--backend pocketsphinx] [--split test]
+    python benchmarks/judge.py --seed 68 --cases 136,151 --dump /tmp/d68   # just these cases
     python benchmarks/judge.py --syllables-in-time   # the same cases, syllables in time
 
 Renders a seeded set of performances: about a third clean, the rest with one
@@ -125,7 +126,13 @@ def main() -> None:
                              "same cases otherwise")
     parser.add_argument("--dump",
                         help="write each missed or false case (audio, truth, report) here")
+    parser.add_argument("--cases",
+                        help="judge only these case numbers (e.g. 136,151: the same cases the "
+                             "whole run renders) and dump each of them")
     args = parser.parse_args()
+    only = {int(c) for c in args.cases.split(",")} if args.cases else None
+    if only:
+        args.n = max(only)
     rng = np.random.default_rng(args.seed)
     clips = ClipLibrary.load()
     tally = Counter()
@@ -149,6 +156,9 @@ def main() -> None:
         if mistake is not None and mistake.kind == "tempo_drift" and \
                 truth["mistake"].get("drift_exceeds_15pct_from_slot") is None:
             continue  # the drift never passes 15% before the end: no mistake by the rules
+        if only and done + 1 not in only:
+            done += 1  # rendered only to keep the cases' order: not judged
+            continue
         grid = None
         catalog = __import__("beattrainer.mzkz.catalog", fromlist=["x"]).load_catalog()
         if "no_cats" in mode.rules(catalog):
@@ -162,6 +172,8 @@ def main() -> None:
         done += 1
         data = report.to_json()
         case_name = f"case{done:03d}"
+        if only:
+            dump(args.dump, case_name, samples, sr, truth, data, perf)
         noise_name = options["noise"] if options["snr_db"] else "clean"
         condition = f"{noise_name} {options['snr_db'] or ''}"
         by_noise = "clean/30 dB" if not options["snr_db"] or options["snr_db"] >= 30 else \
@@ -216,7 +228,8 @@ def main() -> None:
                 onset_err.append(abs(heard["onset_s"] - slot_truth["word_onset_s"]) * 1000)
 
     right_kind = sum(found[kind] for kind, found in kinds_found.items())
-    print(f"performances judged: {done} ({tally['clean']} clean, {tally['mistakes']} with a "
+    judged = tally["clean"] + tally["mistakes"]
+    print(f"performances judged: {judged} ({tally['clean']} clean, {tally['mistakes']} with a "
           f"mistake), {args.split} voices, backend {args.backend}, {args.strictness}")
     print(f"first-mistake recall (right slot): {tally['recalled'] / max(1, tally['mistakes']):.1%}")
     for kind in KINDS:

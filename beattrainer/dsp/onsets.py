@@ -114,6 +114,7 @@ of the same signal into blocks gives the same events.
 """
 from __future__ import annotations
 
+import itertools
 from collections import deque
 from dataclasses import dataclass, replace
 from typing import NamedTuple
@@ -284,7 +285,7 @@ def backtrack_hop(levels_db, newest_hop: int, target_db: float, oldest_hop: int)
     """
     hop = newest_hop
     above = levels_db[-1]
-    for value in reversed(list(levels_db)[:-1]):
+    for value in itertools.islice(reversed(levels_db), 1, None):
         if hop - 1 < oldest_hop:
             return float(hop)
         if value <= target_db:
@@ -872,6 +873,8 @@ class OnsetDetector:
 
     def _try_fire(self, e: float, events: list, hit: bool = False,
                   from_burst: bool = False) -> None:
+        if self._below_every_gate(e):
+            return  # (the same early return as below, before tracing anything back)
         c = self.config
         burst_hop = None if self._burst is None else self._burst[0]
         hop = self._hop
@@ -988,6 +991,22 @@ class OnsetDetector:
             self._pending = onset
         else:
             self._emit_syllable(onset, events)
+
+    def _below_every_gate(self, e: float) -> bool:
+        """Whether a rise at level `e` stays under the gate whatever `_try_fire` traces back.
+
+        Which gate applies depends on whether the rise starts a word, known only
+        once its start is traced back; under the lowest of them, the rise fires
+        nothing either way (in babble most rises end here: it saves a third of
+        the detector's time).
+        """
+        c = self.config
+        if not self._speaker_heard:
+            return e < self._first_word_gate_db()
+        word_gate_db = max(self.speaker_level_db - c.word_gate_db, self._foreground_gate_db())
+        lowest_db = min(word_gate_db, self._word_peak_db - c.syllable_gate_db) if self._word \
+            else word_gate_db
+        return max(e, self._fast_now() - c.fast_gate_margin_db) < lowest_db
 
     def _syllable_rule_db(self, reference_db: float, e: float) -> float:
         """Level a syllable's onset is traced back to [dB]: under the speaker level or its rise."""
