@@ -21,7 +21,8 @@ streaming path as the microphone (512-sample blocks) and the script prints:
   word judged off the beat before the drift passes 15% counts as right: by the
   rulings it is);
 - false fails: clean performances judged as a mistake;
-- period error: the solos' period against the rendered solos' interval [%];
+- period error: the solos' period against the rendered solos' interval [%]
+  (`--period-over P` lists every case above P%, default 5, and dumps it with `--dump`);
 - onset error: heard word onset against the truth [ms];
 - realtime factor of the whole judge (recognizer included), one core.
 """
@@ -129,6 +130,8 @@ def main() -> None:
     parser.add_argument("--cases",
                         help="judge only these case numbers (e.g. 136,151: the same cases the "
                              "whole run renders) and dump each of them")
+    parser.add_argument("--period-over", type=float, default=5.0,
+                        help="list (and dump) each case whose period error exceeds this [%%]")
     args = parser.parse_args()
     only = {int(c) for c in args.cases.split(",")} if args.cases else None
     if only:
@@ -137,7 +140,7 @@ def main() -> None:
     clips = ClipLibrary.load()
     tally = Counter()
     kinds_found = defaultdict(Counter)
-    period_err, onset_err, failures = [], [], []
+    period_err, onset_err, failures, period_cases = [], [], [], []
     audio_s = cpu_s = 0.0
     done = 0
     while done < args.n:
@@ -216,10 +219,10 @@ def main() -> None:
             if None not in words:
                 true_period = words[1] - words[0]
                 period_err.append(abs(report.period_s - true_period) / true_period * 100)
-                if period_err[-1] > 5:
-                    failures.append(f"{case_name} period {report.period_s:.3f} s, the solos' "
-                                    f"{true_period:.3f} s ({mode.name} {condition} "
-                                    f"v{options['voices']})")
+                if period_err[-1] > args.period_over:
+                    period_cases.append(f"{case_name} period {report.period_s:.3f} s, the "
+                                        f"solos' {true_period:.3f} s, {period_err[-1]:.2f}% "
+                                        f"({mode.name} {condition} v{options['voices']})")
                     dump(args.dump, case_name, samples, sr, truth, data, perf)
         for slot_json, slot_truth in zip(data["slots"], truth["slots"]):
             heard = slot_json["heard"]
@@ -254,6 +257,10 @@ def main() -> None:
     if failures:
         print("\nmissed or false verdicts:")
         for line in failures[:40]:
+            print(f"  {line}")
+    if period_cases:
+        print(f"\nperiod errors over {args.period_over}%:")
+        for line in period_cases:
             print(f"  {line}")
 
 

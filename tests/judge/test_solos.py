@@ -25,6 +25,27 @@ SOLO_1_TRACED_EARLY = [
         {"period_s": 2.30174029970767, "voices": 2, "snr_db": 10.0, "noise": "babble",
          "jitter_ms": 3.066735577273083}, 413101889, ("Anna", "Ben", "Cem"),
         id="babble-burst-before-solo-1"),
+    # ... started 55 ms early on a bump of pink noise at 20 dB glued before the word, whose
+    # dip before the word lies 6 dB over the room (seed 77): 2.1% long. The word's rise lies
+    # past the 50 ms the rise is looked for in; the line through solo 2 and the group's first
+    # words puts solo 1 there, and it is now looked for up to that line.
+    pytest.param(
+        ["17", "46", "21", "24", "23"], "challenge-7", 3, None,
+        {"period_s": 2.5778901128622955, "voices": 3, "snr_db": 20.0, "noise": "pink",
+         "jitter_ms": 12.469323215992365}, 603587447, ("Anna", "Ben", "Cem"),
+        id="pink-noise-bump-before-solo-1"),
+    # ... started 92 ms early in babble at 20 dB (seed 76): 3.7% long.
+    pytest.param(
+        ["12", "38", "10", "28", "32"], "highscore", None, None,
+        {"period_s": 2.2224674427256894, "voices": 3, "snr_db": 20.0, "noise": "babble",
+         "jitter_ms": 4.057205344255399}, 889043853, ("Anna", "Ben", "Cem", "Mei"),
+        id="babble-before-solo-1-far-from-its-rise"),
+    # ... started 117 ms early in babble at 30 dB (seed 77): 4.6% long.
+    pytest.param(
+        ["38", "43", "15", "08", "37", "41"], "challenge-7", 4, "unexpected_sound@17",
+        {"period_s": 2.5886670780752583, "voices": 1, "snr_db": 30.0, "noise": "babble",
+         "jitter_ms": 12.589247112131012}, 6037831, ("Anna", "Ben"),
+        id="quiet-babble-before-solo-1"),
 ]
 
 
