@@ -9,7 +9,7 @@ has ended, which costs a few milliseconds.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -368,6 +368,8 @@ class GroupProfile:
     duration_s : float [s]
     floor_db : float or None, the room's noise floor [dBFS]
     pitch_low_hz : float or None, the lowest voices' pitch [Hz]
+    lead_alone : bool, the reference is the lead's solos, and the slot judged
+        against it is the whole group's (see `reference_profile`)
     """
 
     level_db: float
@@ -375,6 +377,7 @@ class GroupProfile:
     duration_s: float
     floor_db: float | None = None
     pitch_low_hz: float | None = None
+    lead_alone: bool = False
 
     @classmethod
     def from_acoustics(cls, solos: list[SlotAcoustics]) -> GroupProfile:
@@ -404,12 +407,17 @@ def reference_profile(normal: list[tuple[int | None, SlotAcoustics]], performer:
     far, oldest first. The performer's own last few are the reference where
     there are any, else anyone's; the level and pitch come from them, the
     duration and floor from `group` (the solos) when given. Without any normal
-    word yet, `group` itself.
+    word yet, `group` itself. Where the whole group performs the slot
+    (`performer` None) but only single players were heard so far (the lead's
+    solos), the profile is marked `lead_alone`: one voice against several,
+    whose normal word is up to 6 dB louder (four voices) and whose pitch is a
+    mixture.
     """
-    recent = [a for who, a in normal if who == performer][-REFERENCE_SLOTS:] \
-        or [a for _, a in normal][-REFERENCE_SLOTS:]
+    mine = [a for who, a in normal if who == performer][-REFERENCE_SLOTS:]
+    recent = mine or [a for _, a in normal][-REFERENCE_SLOTS:]
+    lead_alone = performer is None and not mine
     if not recent:
-        return group
+        return replace(group, lead_alone=lead_alone) if group else None
     pitches = [a.pitch_hz for a in recent if a.pitch_hz]
     pitch = float(np.median(pitches)) if pitches else (group.pitch_hz if group else None)
     lows = [a.pitch_low_hz for a in recent if a.pitch_low_hz]
@@ -421,6 +429,7 @@ def reference_profile(normal: list[tuple[int | None, SlotAcoustics]], performer:
         duration_s=group.duration_s if group else float(np.median(
             [a.duration_s for a in recent])),
         floor_db=group.floor_db if group else None,
+        lead_alone=lead_alone,
     )
 
 

@@ -22,7 +22,8 @@ from beattrainer.recognize.modelfile import read_model_json
 DYNAMICS_MODEL_FILE = "dynamics.json"
 DYNAMICS_CLASSES = ("normal", "quiet", "loud", "high")
 FEATURE_NAMES = ("level_change", "median_rise", "low_rise", "larger_rise", "has_pitch",
-                 "log_duration_ratio", "voiced_fraction", "harmonic_share")
+                 "log_duration_ratio", "voiced_fraction", "harmonic_share", "lead_alone",
+                 "lead_alone_level_change")
 
 
 class DynamicsModelError(ValueError):
@@ -39,8 +40,9 @@ def dynamics_features(acoustics: SlotAcoustics, reference: GroupProfile) -> np.n
         return None
     median_rise = _rise_octaves(acoustics.pitch_hz, reference.pitch_hz)
     low_rise = _rise_octaves(acoustics.pitch_low_hz, reference.pitch_low_hz)
+    level_change = (acoustics.level_db - reference.level_db) / 10.0
     return np.array([
-        (acoustics.level_db - reference.level_db) / 10.0,
+        level_change,
         median_rise,
         low_rise,
         # a group's high shows in its lowest voices; one voice's in its median
@@ -50,6 +52,10 @@ def dynamics_features(acoustics: SlotAcoustics, reference: GroupProfile) -> np.n
         float(np.log(max(acoustics.duration_s, 0.01) / max(reference.duration_s, 0.05))),
         acoustics.voiced_fraction,
         acoustics.harmonic_share,
+        # against the lead's solos the group's normal word is louder and lower: without
+        # this, the model learnt one boundary for both references (decision 38)
+        float(reference.lead_alone),
+        level_change * reference.lead_alone,
     ])
 
 

@@ -27,6 +27,7 @@ from beattrainer.recognize.acoustic import (
 )
 from beattrainer.recognize.dynamics import (
     DYNAMICS_MODEL_FILE,
+    FEATURE_NAMES,
     DynamicsModel,
     dynamics_features,
     load_dynamics_model,
@@ -141,10 +142,13 @@ def main() -> None:
         p = np.exp(logits - logits.max())
         return dict(zip(model.classes, p / p.sum()))
 
+    lead_alone = FEATURE_NAMES.index("lead_alone")
+    first_words = [e for e in test if e[0][lead_alone]]
     for name, scores_of in (("model", model_scores), ("fixed rules", lambda _f, r: r)):
-        ca, wa = accept_rates(test, scores_of)
-        print(f"test voices, {name:<11}: correct accept {ca:.1%}, wrong accept {wa:.1%} "
-              f"({len(test)} slots, quiet/loud/high due)")
+        for part, examples in (("", test), (" against the lead's solos", first_words)):
+            ca, wa = accept_rates(examples, scores_of)
+            print(f"test voices, {name:<11}: correct accept {ca:.1%}, wrong accept {wa:.1%} "
+                  f"({len(examples)} slots{part}, quiet/loud/high due)")
 
 
 if __name__ == "__main__":

@@ -960,3 +960,28 @@ def test_a_word_without_a_start_is_not_timed_by_the_word_before(render, cards, m
     perf, samples, sr, truth = render(cards, mode, number, None, seed, players, **options)
     report = judge(perf, samples)
     assert report.result == "completed", report.to_json()["mistake"]
+
+
+# --seeds 68 and 64: the group's first MIEZEKATZE card judged against the lead's solos
+# alone (four voices' quiet word, babble at 10 dB) or against one earlier word (one
+# voice's loud word): the dynamics model drew one boundary for both references, and
+# the quiet word, 3.5 dB under one voice but 10 dB under its group's normal word, and
+# the loud one, 5 dB over, passed for normal
+FIRST_CARD_DYNAMICS = [
+    (["08"], "challenge-4", 1,
+     {"period_s": 1.0619985079067076, "voices": 4, "snr_db": 10.0, "noise": "babble",
+      "jitter_ms": 3.098411030208441, "split": "test", "percussion": True}, 940290613,
+     ("Anna", "Ben", "Cem")),
+    (["37", "14", "01"], "challenge-7", 1,
+     {"period_s": 1.5908475828544701, "voices": 1, "snr_db": 10.0, "noise": "babble",
+      "jitter_ms": 14.756571320731332, "split": "test", "percussion": True}, 553010919,
+     ("Anna", "Ben", "Cem", "Mei")),
+]
+
+
+@pytest.mark.parametrize("cards, mode, number, options, seed, players", FIRST_CARD_DYNAMICS)
+def test_the_first_quiet_or_loud_card_is_heard_so(render, cards, mode, number, options, seed,
+                                                  players):
+    perf, samples, _, _ = render(cards, mode, number, None, seed, players, **options)
+    report = judge(perf, samples)
+    assert report.result == "completed", report.mistake and report.mistake.message
