@@ -227,6 +227,11 @@ class Hearing:
                 return dip_s
         return None
 
+    def lowest_level_db(self, start_s: float, end_s: float) -> float | None:
+        """The power of the quietest rule frame between two times [dB] (None: no frame)."""
+        levels_db = self._rule_levels_db(start_s, end_s)
+        return float(levels_db.min()) if len(levels_db) else None
+
     def _rule_levels_db(self, start_s: float, end_s: float) -> np.ndarray:
         """The power of the rule's frames between two times [dB], every `RULE_HOP_S`."""
         return frame_levels_db(self.samples(start_s, end_s), int(RULE_FRAME_S * self.sr),

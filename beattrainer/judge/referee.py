@@ -60,6 +60,8 @@ GLUED_WORD_RISE_DB = 12.0  # a syllable rising this much over the sound before i
 HIT_PAUSE_S = 0.6  # [s] squeaks of one squeezing follow each other faster than this
 SAME_HIT_DB = 4.0  # ... and lie this close in level [dB]
 HIT_SLOT_S = 0.5  # a kiss's slot audio ends this long after its hit [s]
+ATTACK_HIT_S = 0.3  # a hit this long before a word start may be its first syllable's attack
+ATTACK_ABOVE_ROOM_DB = 6.0  # ... where the sound stays this far above the room's between them
 WORD_MAX_GAP_S = 0.6  # a word's syllables follow each other closer than this [s] (a slow
                       # word excepted): a lone onset and a pause before the next is no
                       # start of a word of several syllables
@@ -223,6 +225,9 @@ class Referee:
         if horizon < search_end and (not final or self.time_s < search_end):
             return None  # its audio has not (or never) fully arrived: not judged
         onset = self._word_start_near(expected_s, period, slot.expected)
+        if onset is not None and slot.expected.voiced and not is_hit(slot.expected) \
+                and not slot.expected.percussion:
+            onset = self._percussive_attack_before(onset, expected_s - SEARCH_FRACTION * period)
         if is_hit(slot.expected):
             # a kiss or a squeak is as sharp as a clap: the detector reports it as
             # percussion, which is what this slot may sound like (09: the lead's
@@ -302,6 +307,8 @@ class Referee:
         if not words and not (final and later):
             return None  # not heard yet (at the end of the stream: never)
         onset = (words or later)[0]
+        if slot.expected.voiced and not is_hit(slot.expected) and not slot.expected.percussion:
+            onset = self._percussive_attack_before(onset, start)
         end_s = self._word_end(onset, final, free=runs_long(slot.expected),
                                syllables=free_syllables(slot.expected),
                                hit_follows=self._hit_follows(slot))
@@ -428,6 +435,30 @@ class Referee:
                 == word_s:
             return word_s
         return first
+
+    def _percussive_attack_before(self, onset_s: float, earliest_s: float) -> float:
+        """The word's start where its first syllable's attack was heard as a hit.
+
+        A hard vowel onset may sound percussive to the detector (en-andy's ANNA: its
+        AN reported as a hit, the word start on NA 215 ms later, and the recognizer,
+        given NA alone, heard nothing; judge seed 79, cases 019 and 160). A hit less
+        than `ATTACK_HIT_S` before the word start, past the word before and not before
+        `earliest_s`, at least as loud, after which the sound stays `ATTACK_ABOVE_ROOM_DB`
+        over the room's level up to the word start, starts it (decision 40). Not for a
+        card that asks for percussion: its hit may come right before its word.
+        """
+        lo = max(earliest_s, self._past_last_word_s(), onset_s - ATTACK_HIT_S)
+        hits = [p.time_s for p in self.hearing.percussion if lo <= p.time_s < onset_s]
+        if not hits:
+            return onset_s
+        hit_s = hits[0]
+        if self.hearing.onset_level_db(hit_s) < self.hearing.onset_level_db(onset_s):
+            return onset_s
+        lowest_db = self.hearing.lowest_level_db(hit_s, onset_s)
+        if lowest_db is None or \
+                lowest_db < self.hearing.room_level_db(hit_s) + ATTACK_ABOVE_ROOM_DB:
+            return onset_s  # (a pause between them: the hit is a sound of its own)
+        return hit_s
 
     def _word_start_near(self, expected_s: float, period_s: float,
                          expected: Expected) -> float | None:

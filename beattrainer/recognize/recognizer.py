@@ -7,6 +7,7 @@ few milliseconds.
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,6 +25,7 @@ from beattrainer.recognize.acoustic import (
 )
 from beattrainer.recognize.classes import ClassModel, load_class_model
 from beattrainer.recognize.dynamics import DynamicsModel, load_dynamics_model
+from beattrainer.recognize.fusion import AAAH as AAAH_LABEL
 from beattrainer.recognize.fusion import STRICTNESS, Evidence, decide
 from beattrainer.recognize.lexicon import Lexicon, lexicon_for
 from beattrainer.recognize.speech import create_backend
@@ -48,6 +50,7 @@ SAMPLE_RATE = 16_000
 FLOOR_RISE_DB_PER_SLOT = 1.0  # the room's noise floor may creep up this fast between slots
 LOUD_HIGH_RISE_SEMITONES = 5.0  # a loud word this much higher is high too
 MAX_SLOT_S = 30.0             # longer slots are cut (free-timing cards stay far below)
+SPEECH_NAME_SLOTS = 2         # the speech backend's other name for a group's word: this often
 
 
 class RecognizeError(ValueError):
@@ -169,6 +172,8 @@ class SlotRecognizer:
         self._floor_db: float | None = None
         # (performer, acoustics) of accepted plain words, the last few per performer
         self._normal: list[tuple[int | None, SlotAcoustics]] = []
+        # the group's word -> how often the speech backend named what, where it was due
+        self._speech_names: dict[str, Counter] = {}
         self._ctx: SlotContext | None = None
         self._blocks: list[np.ndarray] = []
         self._n_samples = 0
@@ -246,6 +251,7 @@ class SlotRecognizer:
         analysis = self._analyse(samples, ctx.group, speech)
         heard = self.judge(analysis, ctx)
         self._remember_normal(analysis.acoustics, ctx, heard)
+        self._remember_speech_name(speech, ctx, heard)
         return heard
 
     def recognize(self, samples: np.ndarray, ctx: SlotContext,
@@ -346,6 +352,7 @@ class SlotRecognizer:
             word_log=analysis.word_log,
             modifier_scores=modifier_scores,
             level_change_db=level_change,
+            speech_also=self._speech_stands_for(speech.label if speech else None),
         )
         decision = decide(labels, self._syllables_of, evidence, expected, alternatives,
                           self.strictness, self.unlikely,
@@ -417,6 +424,33 @@ class SlotRecognizer:
             mine = [i for i, (who, _) in enumerate(self._normal) if who == ctx.performer]
             if len(mine) > REFERENCE_SLOTS:
                 del self._normal[mine[0]]
+
+    def _remember_speech_name(self, speech, ctx: SlotContext, heard: Heard) -> None:
+        """Count the speech backend's word in a slot where a word was due and heard plain."""
+        expected, _ = ctx.expected_item()
+        item = Item.parse(heard.label)
+        if (speech is not None and speech.label is not None and heard.accepted
+                and item.label == expected.label and expected.modifier is None
+                and item.modifier is None and sound_class(item.label) == "voice"
+                and is_speech(item.label)):
+            self._speech_names.setdefault(item.label, Counter())[speech.label] += 1
+
+    def _speech_stands_for(self, named: str | None) -> frozenset[str]:
+        """The group's words the speech backend's `named` stands for (`Evidence.speech_also`).
+
+        A voice its models do not know may sound like another word to it every time
+        (en-andy's YO was MIAU in all three slots of one performance): where it named a
+        group's word so in at least `SPEECH_NAME_SLOTS` slots and in most of them, that
+        name counts for the group's word as well, and no longer against it. (Once is
+        not enough: three voices out of step made one MIEZEKATZE a YEAH, and then a YO
+        said in its place passed.) Not AAAH, its answer to much besides itself: against a
+        long word it is a sign of a short one said (decision 35).
+        """
+        if named is None or named == AAAH_LABEL or not is_speech(named):
+            return frozenset()
+        return frozenset(word for word, names in self._speech_names.items()
+                         if word != named and names[named] >= SPEECH_NAME_SLOTS
+                         and names[named] > sum(names.values()) / 2)
 
     def _labels(self, ctx: SlotContext, expected: Item, alternatives) -> tuple[str, ...]:
         """Candidates: the context's (plus the expected labels and SILENCE), else the vocabulary."""
