@@ -761,8 +761,9 @@ class Referee:
             # only the next voiced word decides what the off-beat word was
             if slot.expected.voiced or slot.role is Role.FINAL:
                 heard = verdict.heard_onset_s
+                tells_tempo = heard is not None and self._tells_tempo(slot, heard)
                 out.extend(self._resolve_pending(
-                    next_onset=(slot.beat, heard) if heard is not None else None))
+                    next_onset=(slot.beat, heard) if tells_tempo else None))
             return out
         if verdict.mistake is MistakeKind.OFF_BEAT and not slot.expected.free_timing:
             # after a free-timing slot the next word comes when it comes: nothing to wait for
@@ -805,6 +806,22 @@ class Referee:
             self._last_heard_closes_fast = last_syllable_follows_close(verdict.slot.expected)
             self._last_heard_span_s = word_span_s(verdict.slot.expected,
                                                    self._tracker.period_s)
+
+    def _tells_tempo(self, slot: Slot, onset_s: float) -> bool:
+        """Whether `slot`'s word, heard at `onset_s`, tells how fast the group goes now.
+
+        Not after a free-timing card between it and the off-beat word (the word after
+        one comes when it comes), nor when it came less than half a period after the
+        off-beat word: a group that rushed 20% says its next word 0.8 periods later,
+        and a sound sooner is the late word's own tail (three voices out of step) or
+        a mistake of its own.
+        """
+        pending = self._pending
+        first = self.slots.index(pending.verdict.slot) + 1
+        between = self.slots[first:self.slots.index(slot)]
+        if any(s.expected.free_timing for s in between):
+            return False
+        return onset_s - pending.onset_s >= 0.5 * self._tracker.period_s
 
     def _resolve_pending(self, next_onset: tuple[int, float] | None) -> list[SlotVerdict]:
         if self._pending is None:

@@ -108,6 +108,21 @@ MISTAKES_AT_THEIR_SLOT = [
         {"period_s": 1.3008667994869887, "voices": 2, "snr_db": 30.0, "noise": "babble",
          "jitter_ms": 2.07371748559092}, 440675091, ("Anna", "Ben", "Cem"),
         id="an-early-miau-without-a-start"),
+    # One word 0.49 s late, the next on the beat: the "next word" that told the tempo was
+    # the late word's own last syllables (three voices out of step), 0.39 periods after
+    # it, and the late word was called "rushed 18%" (seed 85).
+    pytest.param(
+        ["43", "30", "41", "03", "10", "21"], "challenge-7", 4, "off_beat@2",
+        {"period_s": 1.947202645781811, "voices": 3, "noise": "pink",
+         "jitter_ms": 10.914912232691162, "percussion": True}, 212107066,
+        ("Anna", "Ben", "Cem"), id="a-late-word-s-own-tail-tells-no-tempo"),
+    # A late hiss before a free-timing silence: the word after the free card, which comes
+    # when it comes, was taken for the group's new tempo, "slowed down 21%" (seed 85).
+    pytest.param(
+        ["40", "34", "35"], "highscore", None, "off_beat@8",
+        {"period_s": 1.8750547460865739, "voices": 3, "snr_db": 30.0, "noise": "babble",
+         "jitter_ms": 13.151962563784647, "percussion": True}, 148318000,
+        ("Anna", "Ben", "Cem", "Mei"), id="the-word-after-a-free-card-tells-no-tempo"),
 ]
 
 
