@@ -123,6 +123,24 @@ MISTAKES_AT_THEIR_SLOT = [
         {"period_s": 1.8750547460865739, "voices": 3, "snr_db": 30.0, "noise": "babble",
          "jitter_ms": 13.151962563784647, "percussion": True}, 148318000,
         ("Anna", "Ben", "Cem", "Mei"), id="the-word-after-a-free-card-tells-no-tempo"),
+    # A babble burst flagged as a word start 0.37 s before a MIEZEKATZE said on time, 10 dB
+    # under it, with the word rising 17 dB out of the quiet after the burst: the burst was
+    # taken for the word's start, 446 ms early, six slots before the word left out
+    # (judge --seed 83).
+    pytest.param(
+        ["20", "35", "30", "41", "04", "16"], "highscore", 6, "missing@9",
+        {"period_s": 1.1972815496897116, "voices": 2, "snr_db": 10.0, "noise": "babble",
+         "jitter_ms": 12.466027820028069}, 482187851, ("Anna", "Ben", "Cem", "Mei"),
+        id="a-babble-burst-before-a-word-on-the-beat"),
+    # The second solo's whispered last syllable, which the detector heard where it missed
+    # one before it, 0.39 s before the next whisper on the beat, which rose 16 dB out of
+    # the quiet after it: it was taken for that word's start, 359 ms early (judge --seed 83).
+    pytest.param(
+        ["30", "39", "18"], "challenge-1", 3, "wrong_dynamics@4",
+        {"period_s": 0.9119306847090396, "voices": 2, "snr_db": 30.0, "noise": "pink",
+         "jitter_ms": 11.105909775234412, "reverb": True}, 146685375,
+        ("Anna", "Ben", "Cem", "Mei"),
+        id="the-solo-s-last-syllable-before-a-whisper-on-the-beat"),
 ]
 
 
