@@ -523,9 +523,9 @@ class Referee:
         syllable rarely rises so far out of quiet (`GLUED_WORD_RISE_DB`), and then seldom
         louder than the first.
         """
-        later = sorted([*self.hearing.syllables, *self.hearing.percussion],
-                       key=lambda e: e.time_s)
-        after = next((e for e in later if onset_s < e.time_s <= end_s), None)
+        # (the first sound after it: one pass, not a sort of the whole stream per slot)
+        after = min((e for e in [*self.hearing.syllables, *self.hearing.percussion]
+                     if onset_s < e.time_s <= end_s), key=lambda e: e.time_s, default=None)
         if after is None or after.kind is OnsetKind.PERCUSSION:
             return onset_s
         after_s = after.time_s
