@@ -679,7 +679,8 @@ class Referee:
                 return SlotVerdict(slot, expected_s, None, heard, verdict="mistake",
                                    mistake=MistakeKind.MISSING,
                                    message=f"{due} was due, nothing was heard")
-            late_s = self._late_word_start_s(expected_s, end_s) if timed else None
+            late_s = self._late_word_start_s(expected_s, end_s, hit=is_hit(slot.expected)) \
+                if timed else None
             glued_s = self._glued_word_start_s(slot.expected, expected_s, end_s) \
                 if timed and late_s is None else None
             if glued_s is not None:
@@ -752,13 +753,21 @@ class Referee:
             return start_s if 2 * heard >= n_syllables else None
         return None
 
-    def _late_word_start_s(self, expected_s: float, end_s: float) -> float | None:
+    def _late_word_start_s(self, expected_s: float, end_s: float,
+                           hit: bool = False) -> float | None:
         """Where a word heard in the slot starts past its search window [s], or None.
 
-        The first word start (else syllable) from `expected_s` + T/2 to before `end_s`.
+        The first word start (else syllable) from `expected_s` + T/2 to before `end_s`;
+        for a kiss or a squeak (`hit`) a percussive hit there counts too: the detector
+        reports those as percussion, not words (a squeak 1.2 s late, its group drifting
+        20% slower, passed as heard on time).
         """
         after_s = expected_s + SEARCH_FRACTION * self._tracker.period_s
         late = [o.time_s for o in self._word_onsets_between(after_s, end_s) if o.time_s < end_s]
+        if hit:
+            after_s = max(after_s, self._past_last_word_s())
+            late = sorted([*late, *(p.time_s for p in self.hearing.percussion
+                                    if after_s <= p.time_s < end_s)])
         return late[0] if late else None
 
     def _is_fading_tail(self, onset_s: float, heard: HeardSlot, expected: Expected) -> bool:
