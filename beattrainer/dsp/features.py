@@ -389,8 +389,13 @@ class AmbientLevel:
         self.band_top_db: np.ndarray | None = None
 
     def push(self, value_db: float, keep_below_db: float = float("inf"),
-             bands_db: np.ndarray | None = None) -> tuple[float, float]:
-        """Add one hop's level [dB] (and its band levels [dB]); return (bed_db, top_db)."""
+             bands_db: np.ndarray | None = None,
+             keep_peak_below_db: float = float("inf")) -> tuple[float, float]:
+        """Add one hop's level [dB] (and its band levels [dB]); return (bed_db, top_db).
+
+        A chunk is kept only where its average lies below `keep_below_db` and its
+        loudest hop below `keep_peak_below_db` (both as given with its last hop).
+        """
         self._sum += value_db
         self._max = max(self._max, value_db)
         if bands_db is not None:
@@ -398,7 +403,7 @@ class AmbientLevel:
         self._position += 1
         if self._position == self.chunk_hops:
             mean = self._sum / self.chunk_hops
-            if mean < keep_below_db or not self._means:
+            if (mean < keep_below_db and self._max < keep_peak_below_db) or not self._means:
                 self._means.append(mean)
                 self._maxima.append(self._max)
                 if self._band_rows:

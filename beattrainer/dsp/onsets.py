@@ -20,9 +20,11 @@ How it works
    kept within `top_over_bed_db` of the bed). Babble is a bed 10-20 dB under
    the group, with syllables of its own: it must neither start words nor
    teach the speaker level, and before the first word only the ambient tells
-   what is loud. The ambient is kept in absolute dB: the floor jumps by 8-12 dB
-   when a lull in babble enters or leaves its window, and a bed and top learned
-   in `e` before the jump would gate the words after it.
+   what is loud (then no chunk that reached the first word's gate counts: a
+   squeak series before the first word lifted the bands' top to its own level,
+   and the squeaks after it went unheard). The ambient is kept in absolute dB:
+   the floor jumps by 8-12 dB when a lull in babble enters or leaves its window,
+   and a bed and top learned in `e` before the jump would gate the words after it.
 4. Syllables: an onset fires when `e` has risen by `rise_db` from its lowest
    point since the last syllable *and* `e` dipped by `dip_db` below that
    syllable's peak in between (a consonant closure or a pause): the vowel
@@ -578,7 +580,7 @@ class OnsetDetector:
         # must not gate the words after it)
         floor_db = self._floor_db
         bed_db, top_db = self._ambient.push(e + floor_db, self._ambient_limit_db() + floor_db,
-                                            bands_db)
+                                            bands_db, self._ambient_peak_limit_db() + floor_db)
         self._ambient_db, self._top_db = bed_db - floor_db, top_db - floor_db
         # speech the gates kept out must not lift the top out of reach (steady noise
         # and babble keep their syllables within about this of their bed)
@@ -840,6 +842,16 @@ class OnsetDetector:
             return float("-inf")
         return (self.speaker_level_db - c.ambient_below_db if self._speaker_heard
                 else float("inf"))
+
+    def _ambient_peak_limit_db(self) -> float:
+        """Chunks whose loudest hop reaches this level do not tell the ambient [dB].
+
+        Before the speakers are heard: a sound loud enough to be the first word is
+        none of the room's (a squeak series before the first word lifted the
+        bands' top to its own level, and the next squeaks stood clear of nothing:
+        unheard). Afterwards `_ambient_limit_db` keeps the speakers out.
+        """
+        return float("inf") if self._speaker_heard else self._first_word_gate_db()
 
     def _foreground_gate_db(self) -> float:
         """Level a word's first syllable must reach to stand out of the ambient [dB]."""

@@ -946,3 +946,26 @@ def test_words_after_a_lull_in_babble_are_not_gated_as_babble(library, cards, pe
     words = [e.onset_s for e in detect(samples, SR) if isinstance(e, Word)]
     true_words = [w["onset_s"] for w in truth["words"][:n_words]]
     assert max(nearest_errors_s(words, true_words)) <= 0.05
+
+
+def test_squeaks_before_the_first_word_are_all_heard(library):
+    """Challenge 2 opens with squeak cards: three series of squeaks before any word.
+
+    Before the speakers are heard, every chunk of the room told the ambient level,
+    so the first series lifted the bands' top to its own level and the squeaks
+    after it stood clear of nothing: unheard (judge --seed 86, pink noise at 10 dB).
+    """
+    from beattrainer.mzkz.sequence import Mode, compile_performance
+    from beattrainer.synth.render import RenderOptions, render_performance
+
+    perf = compile_performance(["22"], Mode.parse("challenge-2"), 1,
+                               players=("Anna", "Ben", "Cem"))
+    options = RenderOptions(period_s=0.983318857667526, voices=3, snr_db=10.0, noise="pink",
+                            jitter_ms=10.695505443739862, split="test", seed=449060482)
+    samples, _, truth = render_performance(perf, library, np.random.default_rng(449060482),
+                                           options)
+    squeaks = [p["time_s"] for p in truth["percussion"] if p["kind"] == "squeak"]
+    assert len(squeaks) >= 6
+    hits_s = [e.time_s for e in detect(samples, SR)
+              if isinstance(e, Onset) and e.kind is OnsetKind.PERCUSSION]
+    assert max(nearest_errors_s(hits_s, squeaks)) <= 0.02
