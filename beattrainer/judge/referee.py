@@ -509,7 +509,41 @@ class Referee:
         loudest_db = max(levels_db)
         first_s = next(t for t, level_db in zip(onsets, levels_db)
                        if level_db >= loudest_db - NOISE_ONSET_DB)
-        return self._word_after_sound_before(first_s, expected_s, hi)
+        first_s = self._word_after_sound_before(first_s, expected_s, hi)
+        return self._first_syllable_before(first_s, expected_s, lo, expected)
+
+    def _first_syllable_before(self, start_s: float, expected_s: float, lo_s: float,
+                               expected: Expected) -> float:
+        """The word's first syllable, where the detector flagged its start a syllable late [s].
+
+        A quiet word right after the word before shows no gap there, and its first
+        syllables lie below the detector's silence level, so it counted them as a gap
+        and flagged a later syllable as the word's start (a quiet MIEZEKATZE on the
+        beat, flagged at its second syllable: 255 ms late, judge --seed 82). Where the
+        start at `start_s` would fail the word as late, a syllable before it starts the
+        word: one no earlier than the tolerance before the beat, past the word before,
+        rising out of the sound before it, not the room's, no more than `WORD_MAX_GAP_S`
+        before `start_s`, and from which the word's syllables count no more than it has
+        (more, and it is the word before's tail before a word that really came late).
+        """
+        tolerance_s = self.tolerances.off_beat_s(self._tracker.period_s)
+        n_syllables = expected_syllables(expected)
+        if start_s - expected_s <= tolerance_s or n_syllables < 2 or \
+                expected.modifier is Modifier.SLOW or expected.free_timing:
+            return start_s
+        earliest_s = max(lo_s, expected_s - tolerance_s, self._past_last_word_s())
+        span_s = WORD_SPAN_FRACTION * self._tracker.period_s
+        for syllable in self.hearing.syllables:
+            t = syllable.time_s
+            if t < earliest_s or start_s - t > WORD_MAX_GAP_S:
+                continue
+            if t >= start_s:
+                break
+            if self.hearing.onset_level_db(t) > self.hearing.level_before_db(t) and \
+                    not self._is_room_noise(t) and \
+                    len(self.hearing.syllables_between(t, t + span_s)) <= n_syllables:
+                return t
+        return start_s
 
     def _word_after_sound_before(self, onset_s: float, expected_s: float, end_s: float) -> float:
         """The word's start where the sound at `onset_s` only came before it [s].

@@ -1,0 +1,24 @@
+"""A word is timed from its first syllable, where the detector flagged its start later.
+
+Seeded renders of benchmarks/judge.py (seed and case named) with the held-out test
+voices, judged end to end.
+"""
+from __future__ import annotations
+
+from tests.judge.test_referee import judge
+
+
+def test_a_quiet_word_right_after_the_word_before_is_timed_from_its_first_syllable(render):
+    # Card 08's quiet MIEZEKATZE, 10-14 dB under the group, said on the beat right after a
+    # MIAU: no gap before it, and its first syllables below the detector's silence level,
+    # which counted them as a gap and flagged its second syllable as the word's start. The
+    # clean performance failed: "came 255 ms late" (judge --seed 82, case 127).
+    perf, samples, sr, truth = render(
+        ["33", "21", "20", "08", "07", "39"], "challenge-7", 4, None, 537610891,
+        ("Anna", "Ben", "Cem"), split="test", period_s=1.0505096403056413, voices=4,
+        snr_db=30.0, noise="pink", jitter_ms=7.864012832470539)
+    report = judge(perf, samples)
+    assert report.mistake is None, report.to_json()["mistake"]
+    quiet = [(v, st) for v, st in zip(report.slots, truth["slots"])
+             if v.slot.card == "08" and v.heard_onset_s is not None]
+    assert quiet and all(abs(v.heard_onset_s - st["word_onset_s"]) < 0.03 for v, st in quiet)
