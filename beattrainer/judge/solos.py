@@ -308,7 +308,7 @@ class SoloFinder:
         group's first word was an early mistake that fitted it). Only word starts after
         syllable `after` count: for solo 2, pass solo 1's (solo 2 among solo 1's own
         syllables is `_continues_solo_1`'s). Solo 2 taken at the group's first word's ZE,
-        paired with solo 2's KAT (the detector heard neither solo's start), kept the
+        paired with solo 2's KAT (the detector missed solo 2's start), kept the
         group's beat and won over the solos with a period 10% short (judge seed 86).
         """
         syllables = self.hearing.syllables
