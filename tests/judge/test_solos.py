@@ -73,3 +73,41 @@ def test_babble_word_a_beat_before_solo_1_does_not_push_it_a_syllable_late(rende
     solo_1, solo_2 = (slot["word_onset_s"] for slot in truth["slots"][:2])
     report = judge(perf, samples)
     assert report.period_s == pytest.approx(solo_2 - solo_1, rel=0.05)
+
+
+WRONG_PAIR_OF_SOLOS = [
+    # Clean, with reverb (judge seed 86, case 135): the detector heard solo 1's first syllable
+    # only and nothing of solo 2's start, but solo 2's KAT as a word start and the group's
+    # first word's ZE as a syllable. Those two, the ZE inside a word the recognizer heard as
+    # the solo's, kept the group's beat and won over the line through solo 1 and the group's
+    # words: the period came out 10.5% short and the group's first word "nothing heard".
+    # Solo 2 is now a whole word too, not a syllable of a later solo word.
+    pytest.param(
+        ["27", "15", "08", "23"], "challenge-9", 4, "missing@13",
+        {"period_s": 1.556970787516097, "voices": 2, "snr_db": None, "noise": "pink",
+         "reverb": True, "jitter_ms": 18.1739656556365}, 575010249,
+        ("Anna", "Ben", "Cem", "Mei"), id="solo-2-at-the-group's-first-word's-syllable"),
+    # Babble at 10 dB (judge seed 85, case 016): neither solo's start heard; of two lines
+    # through solo 1 and the group's words that scored alike, the first found, through a
+    # word start inside solo 2 and the group's first word (period 0.84 s, the word due next
+    # unheard), won over the one all three of the group's first words lie on (1.26 s): solo 1
+    # failed. Of lines that score alike, the one more words lie on now wins.
+    pytest.param(
+        ["36", "31", "33", "34", "22"], "highscore", None, None,
+        {"period_s": 1.2435594162765886, "voices": 2, "snr_db": 10.0, "noise": "babble",
+         "reverb": True, "jitter_ms": 10.65012478580319}, 783995934,
+        ("Anna", "Ben", "Cem"), id="line-through-more-of-the-group's-words-in-babble"),
+]
+
+
+@pytest.mark.parametrize("cards, mode, number, mistake, options, seed, players",
+                         WRONG_PAIR_OF_SOLOS)
+def test_the_solos_pair_wins_over_a_pair_that_fits_as_well(render, cards, mode, number,
+                                                            mistake, options, seed, players):
+    perf, samples, sr, truth = render(cards, mode, number, mistake, seed, players,
+                                      split="test", **options)
+    solo_1, solo_2 = (slot["word_onset_s"] for slot in truth["slots"][:2])
+    report = judge(perf, samples)
+    assert report.period_s == pytest.approx(solo_2 - solo_1, rel=0.05)
+    placed = truth["mistake"]
+    assert (report.mistake and report.mistake.slot.index) == (placed and placed["slot"])
