@@ -53,11 +53,21 @@ SOLO_1_TRACED_EARLY = [
                          SOLO_1_TRACED_EARLY)
 def test_solo_1_traced_early_in_noise_sets_the_solos_period(render, cards, mode, number,
                                                             mistake, options, seed, players):
+    report, truth = judged_case(render, cards, mode, number, mistake, options, seed, players)
+    assert report.period_s == pytest.approx(solos_period_s(truth), rel=0.01)
+
+
+def judged_case(render, cards, mode, number, mistake, options, seed, players):
+    """Render one benchmark case with the held-out voices and judge it: (report, truth)."""
     perf, samples, sr, truth = render(cards, mode, number, mistake, seed, players,
                                       split="test", **options)
+    return judge(perf, samples), truth
+
+
+def solos_period_s(truth) -> float:
+    """The period the two solos were said at [s] (their true word onsets)."""
     solo_1, solo_2 = (slot["word_onset_s"] for slot in truth["slots"][:2])
-    report = judge(perf, samples)
-    assert report.period_s == pytest.approx(solo_2 - solo_1, rel=0.01)
+    return solo_2 - solo_1
 
 
 def test_babble_word_a_beat_before_solo_1_does_not_push_it_a_syllable_late(render):
@@ -104,10 +114,7 @@ WRONG_PAIR_OF_SOLOS = [
                          WRONG_PAIR_OF_SOLOS)
 def test_the_solos_pair_wins_over_a_pair_that_fits_as_well(render, cards, mode, number,
                                                             mistake, options, seed, players):
-    perf, samples, sr, truth = render(cards, mode, number, mistake, seed, players,
-                                      split="test", **options)
-    solo_1, solo_2 = (slot["word_onset_s"] for slot in truth["slots"][:2])
-    report = judge(perf, samples)
-    assert report.period_s == pytest.approx(solo_2 - solo_1, rel=0.05)
+    report, truth = judged_case(render, cards, mode, number, mistake, options, seed, players)
+    assert report.period_s == pytest.approx(solos_period_s(truth), rel=0.05)
     placed = truth["mistake"]
     assert (report.mistake and report.mistake.slot.index) == (placed and placed["slot"])
