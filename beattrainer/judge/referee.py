@@ -576,15 +576,26 @@ class Referee:
 
         The pause is longer than `WORD_MAX_GAP_S`. A lone syllable after the pause says nothing:
         the detector may hear a word in noise as its first syllable alone. With `beat_s`, only
-        when that word start lies nearer the beat.
+        when that word start lies nearer the beat, and the next word start counts even where
+        syllables without a start of their own come first: the pause is then the one before
+        that word start (decision 49).
         """
-        later = [e for e in [*self.hearing.syllables, *self.hearing.percussion]
-                 if onset_s < e.time_s <= end_s]
+        later = sorted((e for e in [*self.hearing.syllables, *self.hearing.percussion]
+                        if onset_s < e.time_s <= end_s), key=lambda e: e.time_s)
+        if beat_s is not None:
+            # a burst of a few syllables stands alone too: the tail of a slow voice's word
+            # and a babble syllable after it, 0.6 s before a WOW on the beat (judge seed 89)
+            k = next((i for i, e in enumerate(later) if e.starts_word), None)
+            if k is None:
+                return False
+            before_s = later[k - 1].time_s if k > 0 else onset_s
+            after = later[k]
+            nearer = abs(after.time_s - beat_s) < abs(onset_s - beat_s)
+            return after.time_s - before_s > WORD_MAX_GAP_S and nearer
         if not later:
             return False
-        after = min(later, key=lambda e: e.time_s)
-        nearer = beat_s is None or abs(after.time_s - beat_s) < abs(onset_s - beat_s)
-        return after.starts_word and after.time_s - onset_s > WORD_MAX_GAP_S and nearer
+        after = later[0]
+        return after.starts_word and after.time_s - onset_s > WORD_MAX_GAP_S
 
     def _is_room_noise(self, onset_s: float) -> bool:
         """A word start far under the group's plain words (`NOISE_ONSET_DB`) is the room's.

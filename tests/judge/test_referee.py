@@ -660,6 +660,20 @@ def test_a_word_on_the_beat_is_not_alone_before_a_late_syllable(render):
     assert report.result == "completed", report.to_json()["mistake"]
 
 
+def test_a_lone_burst_of_two_syllables_before_a_word_does_not_start_it(render):
+    # judge.py --seed 89, case 226, clean, babble at 10 dB: the last syllable of a slow
+    # voice's MIEZEKATZE and a babble syllable after it, then 0.6 s of pause before WOW on
+    # the beat; the two were heard as WOW said 821 ms early
+    perf, samples, sr, truth = render(
+        ["05", "36", "17", "42"], "challenge-3", 4, None, 924467628, ("Anna", "Ben"),
+        period_s=1.9811169285996213, voices=3, snr_db=10.0, noise="babble",
+        jitter_ms=8.559436183853034, split="test")
+    report = judge(perf, samples)
+    assert report.slots[4].heard_onset_s == pytest.approx(truth["slots"][4]["word_onset_s"],
+                                                          abs=0.03)
+    assert report.mistake is None or report.mistake.slot.index > 4, report.mistake.message
+
+
 # --seed 14: babble sounding for the whole 250 ms before a MIEZEKATZE, in no band
 # clear of its top: the word's start was traced back into it, 236 ms early.
 BABBLE_FILLS_THE_PAUSE = [
