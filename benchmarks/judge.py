@@ -211,6 +211,8 @@ def main() -> None:
                     dump(args.dump, case_name, samples, sr, truth, data, perf)
             else:
                 what = data["mistake"]["message"] if found is not None else report.result
+                if report.period_s is None and grid is None:
+                    what += ": the lead's two solos were not heard (no beat)"
                 failures.append(f"{case_name} {kind}@{lo} {mode.name} {condition} "
                                 f"v{options['voices']}: {what}")
                 dump(args.dump, case_name, samples, sr, truth, data, perf)

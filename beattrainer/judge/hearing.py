@@ -253,6 +253,15 @@ class Hearing:
         return peak_level_db(self.samples(onset_s - ONSET_LEVEL_S, onset_s),
                              int(LEVEL_FRAME_S * self.sr))
 
+    def loud_level_db(self, start_s: float, end_s: float, percentile: float) -> float | None:
+        """How loud the louder part of a stretch is: a percentile of its `LEVEL_FRAME_S` frames.
+
+        In dB re full scale; None where the stretch holds no whole frame.
+        """
+        frame = int(LEVEL_FRAME_S * self.sr)
+        levels_db = frame_levels_db(self.samples(start_s, end_s), frame, frame)
+        return float(np.percentile(levels_db, percentile)) if len(levels_db) else None
+
     def onset_level_db(self, onset_s: float) -> float:
         """How loud the sound starting at `onset_s` gets [dB] (cached once heard).
 

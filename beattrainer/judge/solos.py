@@ -8,7 +8,7 @@ onsets and a `TempoTracker` on their grid.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Iterator, Sequence
 
 import numpy as np
 
@@ -34,6 +34,18 @@ SOLO_SPARE_WORDS = 1         # ... of this many more: the group's first word may
 CONFIRM_REACH = 1.5          # ... each within 1.5 times the off-beat tolerance of it
 CONFIRM_PRIOR = 0.5          # ... following the group's beat as it settles
 SOLO_BEFORE_SOUNDS = 1       # a solo word a beat before the pair shows this many onsets
+UNHEARD_OVER_ROOM_DB = 4.0   # ... or its louder frames stand this far over the room's [dB]
+                             # (babble alone, a beat against the second before it: 99% within
+                             # 3.1 dB, at most 5.6 of 2160 stretches; the lead under babble at
+                             # 10 dB, heard by no onset: 4.5-10 dB, judge seed 86)
+GROUP_LINE_SPAN = 4          # where no solo was heard, the group's first this many voiced
+GROUP_LINE_WORDS = 3         # ... words, this many of them heard on one line, set the grid
+GROUP_LINE_AGREE_S = 0.06    # ... lying this close to it [s] (a word heard 45 ms late: seed
+                             # 86; a solo heard a syllable late and two group words: 80 ms)
+GROUP_LINE_FIRSTS = 4        # ... the first of them among the first this many word starts
+LOUD_PERCENTILE = 90.0       # ... the louder frames: this percentile of them
+ROOM_S = 1.0                 # ... the room: at most this long before the first solo [s]
+ROOM_MIN_S = 0.3             # ... and at least this long
 MISFIT_MARGIN_S = 0.05       # of two pairs that fit as well, the one whose line the group's
                              # words keep this much closer [s] wins (not the earlier one)
 BETWEEN_WORD_UNDER_DB = 4.0  # a solo's word heard between a pair is the lead's within this
@@ -190,6 +202,8 @@ class SoloFinder:
                 best = line_best
         if best is not None and (final or not waiting):
             return self._take_solos(best[1], best[2])
+        if final:
+            return self._solos_on_group_line()
         return None
 
     def _best_line_pair(self, firsts: list[tuple[float, float]], horizon: float, final: bool
@@ -260,11 +274,11 @@ class SoloFinder:
                     self.beats_kept[(first, second)] = (LINE_WORDS, tuple(points[1:]))
         return best, False
 
-    def _group_beats(self) -> list[int]:
-        """Beats of the group's first voiced words (`LINE_WORDS` and spares) before free timing."""
+    def _group_beats(self, words: int = LINE_WORDS + LINE_SPARE_WORDS) -> list[int]:
+        """Beats of the group's first `words` voiced words before free timing."""
         beats: list[int] = []
         for slot in self.slots[2:]:
-            if len(beats) == LINE_WORDS + LINE_SPARE_WORDS or slot.role is not Role.CARD or \
+            if len(beats) == words or slot.role is not Role.CARD or \
                     slot.expected.free_timing:
                 break
             if slot.expected.voiced:
@@ -550,12 +564,14 @@ class SoloFinder:
         (within the reach the group's words get), or on the beat where none was heard; the
         detector must have heard `SOLO_BEFORE_SOUNDS` onsets of it, syllables or hits (the
         recognizer alone took the even murmur of babble at 10-20 dB before the lead, where
-        the detector heard nothing, for a solo). Gives
-        the solos and the words after them as (beat, onset [s]).
+        the detector heard nothing, for a solo), unless the word stands out of the room
+        (`_unheard_solos_stand_out`). Gives the solos and the words after them as
+        (beat, onset [s]).
         """
         period = second - first
         reach = CONFIRM_REACH * self.tolerances.off_beat_s(period)
         points = [(0, first), (1, second), *confirmed]
+        unheard: set[float] = set()  # onsets [s] of solo words the detector heard nothing of
         while True:
             due_s = points[0][1] - period
             if due_s < LEAD_IN_S:
@@ -565,11 +581,150 @@ class SoloFinder:
             end_s = min(onset + SOLO_CHECK_S + SOLO_TAIL_S, points[0][1] - MIN_SYLLABLE_GAP_S)
             said = len(self.hearing.syllables_between(due_s - reach, end_s)) + \
                 self.hearing.hits_between(due_s - reach, end_s)
-            if said < SOLO_BEFORE_SOUNDS or not self._is_solo_word(onset, end_s) or \
+            if said < SOLO_BEFORE_SOUNDS:
+                # the lead alone under babble at 10 dB may stay under every gate of the
+                # detector: its word lies a beat before on the heard words' line, and is
+                # listened for from `reach` before it (the recognizer missed a solo 1 whose
+                # /m/ began 40 ms before the audio it was given)
+                onset = self._line_before(points, unheard)
+                if not self._is_unheard_solo(onset, points[0][1], reach):
+                    break
+                unheard.add(onset)
+            elif not self._is_solo_word(onset, end_s) or \
                     not self._alike_loud(onset, points[0][1]):
                 break
             points = [(0, onset), *((beat + 1, t) for beat, t in points)]
+        while unheard.intersection(t for _, t in points) and \
+                not self._unheard_solos_stand_out(points, unheard, reach):
+            points = [(beat - 1, t) for beat, t in points[1:]]  # (that one was the room's)
+        if unheard.intersection(t for _, t in points[:2]):
+            points = self._placed_on_group_line(points, unheard, reach)
         return points[0][1], points[1][1], tuple(points[2:])
+
+    def _placed_on_group_line(self, points: list[tuple[int, float]], unheard: set[float],
+                              reach_s: float) -> list[tuple[int, float]]:
+        """Solo words the detector heard nothing of, placed on the group's line.
+
+        `points` are (beat, onset [s]) from solo 1 on. The line through a pair of the group's
+        words a beat or more late was 6% long where one of them was heard 70 ms late; the
+        group's first words (`_group_lines`) give the period to a percent or two. Only where
+        that line's first word is the one heard at its beat (within `reach_s`).
+        """
+        heard = dict(points)
+        group = next((line for line in self._group_lines()
+                      if abs(heard.get(line[0][0], -np.inf) - line[0][1]) <= reach_s), None)
+        if group is None:
+            return points
+        a, b = fit_line([beat for beat, _ in group], [t for _, t in group], 0.0,
+                        prior_weight=0.0)
+        return [(beat, a + b * beat if t in unheard else t) for beat, t in points]
+
+    def _group_lines(self) -> Iterator[list[tuple[int, float]]]:
+        """Lines the group's first voiced words were heard on, as (beat, onset [s]) each.
+
+        Of the group's first `GROUP_LINE_SPAN` voiced words (before any free-timing card), the
+        first and at least `GROUP_LINE_WORDS` in all must be heard as word starts, each within
+        `GROUP_LINE_AGREE_S` of the line fitted through them. One of the first
+        `GROUP_LINE_FIRSTS` heard word starts is the first word (the earliest first: later
+        the performance keeps that beat too); the last is any later one.
+        """
+        beats = self._group_beats(GROUP_LINE_SPAN)
+        if len(beats) < GROUP_LINE_WORDS:
+            return
+        starts = [w.time_s for w in self.hearing.word_starts]
+        for i, first_s in enumerate(starts[:GROUP_LINE_FIRSTS]):
+            for last_s in starts[i + 1:]:
+                if last_s - first_s > MAX_PERIOD_S * (beats[-1] - beats[0]):
+                    break
+                line = self._line_from(beats, starts, first_s, last_s)
+                if line is not None:
+                    yield line
+
+    def _line_from(self, beats: list[int], starts: list[float], first_s: float,
+                   last_s: float) -> list[tuple[int, float]] | None:
+        """The group's words on the line from `first_s` (at beats[0]) to `last_s` (at a later beat).
+
+        Gives (beat, onset [s]) of the `GROUP_LINE_WORDS` or more words on it, else None.
+        """
+        for k in range(GROUP_LINE_WORDS - 1, len(beats)):
+            period = (last_s - first_s) / (beats[k] - beats[0])
+            if not MIN_PERIOD_S <= period <= MAX_PERIOD_S:
+                continue
+            points = [(beats[0], first_s)]
+            for beat in beats[1:k]:
+                due_s = first_s + (beat - beats[0]) * period
+                near_s = min(starts, key=lambda t: abs(t - due_s))
+                if abs(near_s - due_s) <= self.tolerances.off_beat_s(period):
+                    points.append((beat, near_s))
+            points.append((beats[k], last_s))
+            if len(points) < GROUP_LINE_WORDS:
+                continue
+            a, b = fit_line([beat for beat, _ in points], [t for _, t in points], 0.0,
+                            prior_weight=0.0)
+            if max(abs(t - a - b * beat) for beat, t in points) <= GROUP_LINE_AGREE_S:
+                return points
+        return None
+
+    def _solos_on_group_line(self) -> Solos | None:
+        """The solos on the line of the group's first words, where no pair of heard ones was found.
+
+        The lead alone under babble at 10 dB may stay under every gate of the detector, while
+        the group's louder words are heard. Solos at the line's beats 0 and 1 are taken where
+        the recognizer hears the solo's word at each (from the reach the group's words get
+        before it) and both stand out of the room (`_unheard_solos_stand_out`).
+        """
+        for group in self._group_lines():
+            a, b = fit_line([beat for beat, _ in group], [t for _, t in group], 0.0,
+                            prior_weight=0.0)
+            reach = CONFIRM_REACH * self.tolerances.off_beat_s(b)
+            solos = (a, a + b)
+            points = [(0, a), (1, a + b), *group]
+            if self._unheard_solos_stand_out(points, set(solos), reach) and \
+                    all(self._is_unheard_solo(onset_s, next_s, reach)
+                        for (_, onset_s), (_, next_s) in zip(points[:2], points[1:])):
+                self.beats_kept[solos] = (len(group), tuple(group))
+                return self._take_solos(*solos)
+        return None
+
+    def _is_unheard_solo(self, onset_s: float, next_s: float, reach_s: float) -> bool:
+        """Whether the recognizer hears the solo's word from `reach_s` before `onset_s` [s].
+
+        Up to `SOLO_CHECK_S` and a tail after it, or the next word (at `next_s`).
+        """
+        end_s = min(onset_s + SOLO_CHECK_S + SOLO_TAIL_S, next_s - MIN_SYLLABLE_GAP_S)
+        return onset_s - reach_s >= LEAD_IN_S and self._is_solo_word(onset_s - reach_s, end_s)
+
+    @staticmethod
+    def _line_before(points: list[tuple[int, float]], unheard: set[float]) -> float:
+        """Where the line through the heard words (beat, onset [s]) puts the beat before [s]."""
+        heard = [(beat, t) for beat, t in points if t not in unheard]
+        a, b = fit_line([beat for beat, _ in heard], [t for _, t in heard],
+                        points[1][1] - points[0][1], prior_weight=0.0)
+        return a - b
+
+    def _unheard_solos_stand_out(self, points: list[tuple[int, float]], unheard: set[float],
+                                 reach_s: float) -> bool:
+        """Whether every solo word the detector heard nothing of stands out of the room's sound.
+
+        The room is what sounded before the first solo (up to `ROOM_S` of it, at least
+        `ROOM_MIN_S`); a solo word's stretch runs from `reach_s` before its onset for at most
+        `SOLO_CHECK_S` after it, up to the next word. Each must reach `UNHEARD_OVER_ROOM_DB`
+        over the room, both measured by their louder frames (`LOUD_PERCENTILE`): babble alone
+        does so hardly ever, the lead's word under babble at 10 dB by 4.5-10 dB.
+        """
+        room_end_s = points[0][1] - reach_s
+        room_start_s = max(0.0, room_end_s - ROOM_S)
+        if room_end_s - room_start_s < ROOM_MIN_S:
+            return False  # (the room before the lead is unknown)
+        room_db = self.hearing.loud_level_db(room_start_s, room_end_s, LOUD_PERCENTILE)
+        for (_, onset_s), (_, next_s) in zip(points, points[1:]):
+            if onset_s not in unheard:
+                continue
+            end_s = min(onset_s + SOLO_CHECK_S, next_s - MIN_SYLLABLE_GAP_S)
+            word_db = self.hearing.loud_level_db(onset_s - reach_s, end_s, LOUD_PERCENTILE)
+            if room_db is None or word_db is None or word_db < room_db + UNHEARD_OVER_ROOM_DB:
+                return False
+        return True
 
     def _solo_syllables(self, i: int) -> list[float]:
         """The syllable onsets [s] of a solo starting at syllable i.
