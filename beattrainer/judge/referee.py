@@ -272,6 +272,13 @@ class Referee:
                     - SEARCH_FRACTION * period)
         latest = pending.onset_s + beats_after * period * 2.0
         later = self._word_starts_between(earliest, latest, syllable_fallback=False)
+        if is_hit(slot.expected):
+            # a kiss or a squeak is heard as percussion (as in `_try_close`); no syllable
+            # stands in for it: a late word's own tail is no hit
+            hits_from_s = max(earliest, self._past_last_word_s())
+            return self._hit_after_off_beat(slot, expected_s, sorted(
+                [*later, *(p.time_s for p in self.hearing.percussion
+                           if hits_from_s <= p.time_s <= latest)]), horizon, latest, final)
         if not later:
             if horizon < latest and not final:
                 return None  # syllables stand in for word starts only once all are in
@@ -279,6 +286,19 @@ class Referee:
         if not slot.expected.voiced:
             return SlotVerdict(slot, expected_s, later[0] if later else None, None)
         return SlotVerdict(slot, expected_s, later[0] if later else None, None,
+                           verdict="not_judged")
+
+    def _hit_after_off_beat(self, slot: Slot, expected_s: float, sounds_s: list[float],
+                            horizon: float, latest_s: float,
+                            final: bool) -> SlotVerdict | None:
+        """A kiss's or squeak's slot after an off-beat word: its first sound, once heard out.
+
+        Its sound is due on its beat as a word's is, and tells the group's tempo as well
+        (`_settle`).
+        """
+        if not sounds_s and horizon < latest_s and not final:
+            return None
+        return SlotVerdict(slot, expected_s, sounds_s[0] if sounds_s else None, None,
                            verdict="not_judged")
 
     def _close_reanchor(self, slot: Slot, final: bool, horizon: float) -> SlotVerdict | None:
@@ -849,9 +869,15 @@ class Referee:
         slot = verdict.slot
         out: list[SlotVerdict] = []
         if self._pending is not None:
-            # only the next voiced word decides what the off-beat word was
-            if slot.expected.voiced or slot.role is Role.FINAL:
-                heard = verdict.heard_onset_s
+            # the next voiced word decides what the off-beat word was; a kiss's or a
+            # squeak's hit before it does where it can tell the tempo (due on its beat as
+            # a word is), else it passes (judge seed 85, case 098: a free-timing squeak
+            # after the late word was the group's last sound before the free card's end,
+            # after which no word can tell the tempo)
+            heard = verdict.heard_onset_s
+            hit_tells = is_hit(slot.expected) and heard is not None and \
+                self._tells_tempo(slot, heard)
+            if slot.expected.voiced or slot.role is Role.FINAL or hit_tells:
                 tells_tempo = heard is not None and self._tells_tempo(slot, heard)
                 out.extend(self._resolve_pending(
                     next_onset=(slot.beat, heard) if tells_tempo else None))

@@ -66,6 +66,19 @@ def test_grid_given_for_silent_solos():
     assert tracker.expected_s(3) == pytest.approx(4.7) and tracker.drift == 0.0
 
 
+def test_local_period_counts_heard_words_only():
+    # a given grid's anchor is no word of the group: two words near the grid, then 28% slower
+    tracker = TempoTracker.from_grid(2.0, 1.5)
+    tracker.observe(3, 7.5)
+    tracker.observe(4, 9.5)
+    # (with the anchor in the fit: 12% slower, within the drift limit)
+    assert tracker.local_period_s([(6, 14.6), (7, 17.16)]) / tracker.solo_period_s - 1 > 0.2
+    # fewer heard words than it asks for: all of them (right after the solos, both)
+    solos = TempoTracker.from_solos(1.0, 2.0)
+    assert solos.local_period_s([(2, 3.0)]) == pytest.approx(1.0)
+    assert solos.local_period_s([(2, 3.6)], points=4) == pytest.approx(1.3)
+
+
 def test_a_misheard_solo_onset_is_moved_onto_the_groups_line():
     # noise glued onto the first solo's start: heard 150 ms early
     words = [(2, 3.5), (3, 4.75)]
