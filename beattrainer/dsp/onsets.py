@@ -1209,7 +1209,7 @@ class OnsetDetector:
                  < c.voiced_low_share / 2
                  and (self._holds_a_line(self._recent_top, self._recent_line_hz)
                       # inside a word, of the power above the voice's: the word's vowel
-                      # still sounding under a squeak held 30% of the whole (judge seed 90)
+                      # still sounding under a squeak held a third of the whole (judge seed 90)
                       or (not onset["starts_word"] and self._holds_a_line(
                           self._recent_high_top, self._recent_high_line_hz))))
         since_fire = self._hop - onset["fired_hop"] + 1

@@ -151,7 +151,7 @@ MISTAKES_AT_THEIR_SLOT = [
          "jitter_ms": 14.977413463678326}, 180161432, ("Anna", "Ben"),
         id="a-squeak-past-the-search-window"),
     # A free-timing squeak card's first squeak said 285 ms early, under the tail of the
-    # MIAU before it: the word's vowel held 30% of the power, so the detector heard no
+    # MIAU before it: the word's vowel held a third of the power, so the detector heard no
     # tone and reported a syllable; the squeak 0.3 s later passed as on the beat
     # (judge --seed 90). Inside a word a squeak is told in the power above the voice's.
     pytest.param(
