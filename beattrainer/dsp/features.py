@@ -120,12 +120,43 @@ def strongest_line(power: np.ndarray, bin_edges: np.ndarray) -> tuple[np.ndarray
     if len(power) == 0:
         return np.zeros(0), np.zeros(0, dtype=int)
     inside = power[:, bin_edges[0]: bin_edges[-1]]
-    triple = inside.copy()               # each bin plus its two neighbours (none
-    triple[:, 1:] += inside[:, :-1]      # beyond the range's edges; np.pad cost a
-    triple[:, :-1] += inside[:, 1:]      # tenth of the detector's time)
+    return _strongest_of(_line_triples(inside), inside, bin_edges[0])
+
+
+def strongest_lines(power: np.ndarray, bin_edges: np.ndarray,
+                    split_bin: int) -> tuple[tuple[np.ndarray, np.ndarray],
+                                             tuple[np.ndarray, np.ndarray]]:
+    """`strongest_line` over the whole range, and over its bins from `split_bin` on.
+
+    One pass for both (the second as if the range began at `split_bin`: no neighbour
+    below it counts): ((share, bin), (share, bin)).
+    """
+    if len(power) == 0:
+        empty = (np.zeros(0), np.zeros(0, dtype=int))
+        return empty, empty
+    inside = power[:, bin_edges[0]: bin_edges[-1]]
+    triple = _line_triples(inside)
+    k = split_bin - bin_edges[0]
+    high_triple = triple[:, k:].copy()
+    high_triple[:, 0] -= inside[:, k - 1]
+    return (_strongest_of(triple, inside, bin_edges[0]),
+            _strongest_of(high_triple, inside[:, k:], split_bin))
+
+
+def _line_triples(inside: np.ndarray) -> np.ndarray:
+    """Each bin's power plus its two neighbours' (none beyond the range's edges)."""
+    triple = inside.copy()
+    triple[:, 1:] += inside[:, :-1]      # (np.pad cost a tenth of the detector's time)
+    triple[:, :-1] += inside[:, 1:]
+    return triple
+
+
+def _strongest_of(triple: np.ndarray, inside: np.ndarray,
+                  first_bin: int) -> tuple[np.ndarray, np.ndarray]:
+    """The strongest triple's share of the range's power, and its FFT bin, per hop."""
     best = triple.argmax(axis=1)
     share = triple[np.arange(len(triple)), best] / (inside.sum(axis=1) + POWER_FLOOR)
-    return share, best + bin_edges[0]
+    return share, best + first_bin
 
 
 def rise_low_share(power: np.ndarray, before: np.ndarray, low_bands: int) -> float:

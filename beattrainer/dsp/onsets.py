@@ -562,10 +562,10 @@ class OnsetDetector:
         fast = features.clean_level_db(power, floor, c.over_subtraction, c.residue)
         slow = features.clean_level_db(slow_power, floor, c.over_subtraction, c.residue)
         self._slow_bands_db_block = features.power_db(slow_power)
-        self._top_share_block, line_bins = features.strongest_line(spectrum, self._bin_edges)
+        (self._top_share_block, line_bins), (self._high_top_share_block, high_bins) = \
+            features.strongest_lines(spectrum, self._bin_edges,
+                                     self._bin_edges[self._voiced_bands])
         self._line_hz_block = line_bins * (self.sr / self.frame_samples)
-        self._high_top_share_block, high_bins = features.strongest_line(
-            spectrum, self._bin_edges[self._voiced_bands:])
         self._high_line_hz_block = high_bins * (self.sr / self.frame_samples)
         return fast, slow, power
 

@@ -717,6 +717,21 @@ def test_strongest_line_finds_a_tone_and_its_frequency():
     assert bins[0] * SR / frame == pytest.approx(2000, abs=SR / frame)
 
 
+def test_strongest_lines_are_the_strongest_line_of_each_range():
+    from beattrainer.dsp.features import band_bin_edges, strongest_line, strongest_lines
+
+    power = np.random.default_rng(2).random((16, 129)) ** 4  # (a few bins stand out)
+    edges = band_bin_edges(SR, 256)
+    split = int(edges[len(edges) // 2])
+    (share, bins), (high_share, high_bins) = strongest_lines(power, edges, split)
+    expected_share, expected_bins = strongest_line(power, edges)
+    expected_high_share, expected_high_bins = strongest_line(
+        power, np.asarray([split, edges[-1]]))
+    assert np.allclose(share, expected_share) and np.array_equal(bins, expected_bins)
+    assert np.allclose(high_share, expected_high_share)
+    assert np.array_equal(high_bins, expected_high_bins) and np.all(high_bins >= split)
+
+
 def test_an_open_vowel_word_start_is_reported_without_the_percussion_wait(library, rng):
     # ANNA's /a/ puts its first formant near 1 kHz: judged by the share of the rise
     # below 600 Hz it looked unvoiced, waited decay_wait_s as a possible hit (and two
