@@ -9,6 +9,14 @@ from beattrainer.judge import MistakeKind
 from tests.judge.test_referee import judge
 
 
+def assert_drift_caught(report, truth) -> None:
+    """The performance failed as tempo drift, from the drift's start to where it passed 15%."""
+    assert report.mistake is not None
+    assert report.mistake.mistake is MistakeKind.TEMPO_DRIFT, report.mistake.message
+    first, last = truth["mistake"]["slot"], truth["mistake"]["drift_exceeds_15pct_from_slot"]
+    assert first <= report.mistake.slot.index <= last
+
+
 def test_a_squeak_after_the_late_word_tells_the_group_slowed(render):
     # The group slowed 30% (challenge 7, babble at 20 dB; judge seed 85, case 098): its
     # MIEZEKATZE came 436 ms late, and the free-timing squeak card after it, on the group's
@@ -19,10 +27,7 @@ def test_a_squeak_after_the_late_word_tells_the_group_slowed(render):
         ("Anna", "Ben", "Cem"), period_s=1.7107967791954515, voices=2, snr_db=20.0,
         noise="babble", jitter_ms=2.635619704483547, split="test")
     report = judge(perf, samples)
-    assert report.mistake is not None
-    assert report.mistake.mistake is MistakeKind.TEMPO_DRIFT, report.mistake.message
-    first, last = truth["mistake"]["slot"], truth["mistake"]["drift_exceeds_15pct_from_slot"]
-    assert first <= report.mistake.slot.index <= last
+    assert_drift_caught(report, truth)
 
 
 def test_a_given_grid_is_no_word_of_the_group(render):
@@ -36,7 +41,4 @@ def test_a_given_grid_is_no_word_of_the_group(render):
         jitter_ms=5.428937598845964, split="test")
     grid = (truth["period_s"], truth["slots"][0]["expected_onset_s"])
     report = judge(perf, samples, grid=grid)
-    assert report.mistake is not None
-    assert report.mistake.mistake is MistakeKind.TEMPO_DRIFT, report.mistake.message
-    first, last = truth["mistake"]["slot"], truth["mistake"]["drift_exceeds_15pct_from_slot"]
-    assert first <= report.mistake.slot.index <= last
+    assert_drift_caught(report, truth)
