@@ -7,6 +7,7 @@ would give.
 """
 from __future__ import annotations
 
+import math
 from collections import deque
 
 import numpy as np
@@ -155,7 +156,8 @@ def _strongest_of(triple: np.ndarray, inside: np.ndarray,
                   first_bin: int) -> tuple[np.ndarray, np.ndarray]:
     """The strongest triple's share of the range's power, and its FFT bin, per hop."""
     best = triple.argmax(axis=1)
-    share = triple[np.arange(len(triple)), best] / (inside.sum(axis=1) + POWER_FLOOR)
+    # (the maximum is the value at the argmax: cheaper than indexing it out)
+    share = triple.max(axis=1) / (inside.sum(axis=1) + POWER_FLOOR)
     return share, best + first_bin
 
 
@@ -238,7 +240,9 @@ class MinimumFloor:
         self._ignore_below_db = float(ignore_below_db)
         self._heard = False  # has a chunk above digital silence been seen?
         self._n_chunks = int(n_chunks)
-        self._chunk_means: list[np.ndarray] = []
+        # the completed chunks' means, oldest first, one row each (an array, not a list
+        # of rows: numpy's min over a list converts it first, a tenth of the floor's cost)
+        self._chunk_means = np.zeros((0, n_bands))
         self._sum = np.zeros(n_bands)
         self._done_min: np.ndarray | None = None
         self._position = 0  # hops already seen in the current chunk
@@ -256,9 +260,9 @@ class MinimumFloor:
         broadband = [float(np.mean(m)) for m in recent]
         if max(broadband) - min(broadband) <= self.STEADY_DB:
             self._heard = True
-            self._chunk_means = [m for m in self._chunk_means
-                                 if np.any(m >= self._ignore_below_db)]
-            self._done_min = np.min(self._chunk_means, axis=0)
+            self._chunk_means = self._chunk_means[
+                np.any(self._chunk_means >= self._ignore_below_db, axis=1)]
+            self._done_min = self._chunk_means.min(axis=0)
 
     def update(self, levels_db: np.ndarray) -> np.ndarray:
         """Floor at each of the given hops.
@@ -278,8 +282,9 @@ class MinimumFloor:
             if self._done_min is not None:
                 out[start:stop] = self._done_min
             # running sums row after row (add.accumulate adds in order: the same sums
-            # for any split of the stream)
-            sums = np.add.accumulate(np.vstack([self._sum, levels_db[start:stop]]))[1:]
+            # for any split of the stream; concatenate, not vstack: a tenth the overhead)
+            sums = np.add.accumulate(np.concatenate((self._sum[None, :],
+                                                     levels_db[start:stop])))[1:]
             if self._done_min is None:
                 counts = self._position + np.arange(1, stop - start + 1)
                 out[start:stop] = sums / counts[:, None]
@@ -287,10 +292,11 @@ class MinimumFloor:
             self._position += stop - start
             if self._position == self.chunk_hops:
                 mean = self._sum / self.chunk_hops
-                self._chunk_means = (self._chunk_means + [mean])[-self._n_chunks:]
+                self._chunk_means = np.concatenate((self._chunk_means,
+                                                    mean[None, :]))[-self._n_chunks:]
                 if not self._heard:
                     self._forget_leading_silence()
-                self._done_min = np.min(self._chunk_means, axis=0)
+                self._done_min = self._chunk_means.min(axis=0)
                 self._sum = np.zeros_like(self._sum)
                 self._position = 0
             start = stop
@@ -300,6 +306,22 @@ class MinimumFloor:
 def excess_db(level_db: np.ndarray, floor_db: np.ndarray) -> np.ndarray:
     """How far each band is above its noise floor, never below zero [dB]."""
     return np.maximum(level_db - floor_db, 0.0)
+
+
+def noise_power(floor_db: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The noise floor as power per band, and summed over bands, per hop.
+
+    Parameters
+    ----------
+    floor_db : np.ndarray, shape (n_hops, n_bands)
+
+    Returns
+    -------
+    noise : np.ndarray, shape (n_hops, n_bands)
+    total_noise : np.ndarray, shape (n_hops,)
+    """
+    noise = 10.0 ** (floor_db / 10.0)
+    return noise, noise.sum(axis=1)
 
 
 def clean_level_db(power: np.ndarray, floor_db: np.ndarray, over_subtraction: float,
@@ -325,9 +347,16 @@ def clean_level_db(power: np.ndarray, floor_db: np.ndarray, over_subtraction: fl
     -------
     np.ndarray, shape (n_hops,), level [dB re the total noise floor power]
     """
-    noise = 10.0 ** (floor_db / 10.0)
+    return clean_level_over_noise_db(power, *noise_power(floor_db), over_subtraction, residue)
+
+
+def clean_level_over_noise_db(power: np.ndarray, noise: np.ndarray, total_noise: np.ndarray,
+                              over_subtraction: float, residue: float) -> np.ndarray:
+    """`clean_level_db` with the floor given as power (see `noise_power`).
+
+    One conversion of the floor serves several levels over it.
+    """
     clean = np.maximum(power - over_subtraction * noise, 0.0).sum(axis=1)
-    total_noise = noise.sum(axis=1)
     return 10.0 * np.log10((clean + residue * total_noise) / total_noise)
 
 
@@ -355,7 +384,8 @@ def percentile(values, q: float):
 
     Parameters
     ----------
-    values : sequence of float, or of np.ndarray of shape (n_bands,)
+    values : sequence of float, or of np.ndarray of shape (n_bands,), or
+        np.ndarray of shape (n_rows, n_bands)
     q : float
         0-100.
 
@@ -364,10 +394,13 @@ def percentile(values, q: float):
     float, or np.ndarray of shape (n_bands,)
     """
     position = q / 100.0 * (len(values) - 1)
-    below = int(np.floor(position))
+    below = math.floor(position)
     above = min(below + 1, len(values) - 1)
     t = position - below
-    if isinstance(values[0], np.ndarray):
+    if isinstance(values, np.ndarray) and values.ndim == 2:
+        ordered = np.sort(values, axis=0)
+        a, b = ordered[below], ordered[above]
+    elif isinstance(values[0], np.ndarray):
         ordered = np.sort(np.array(values), axis=0)
         a, b = ordered[below], ordered[above]
     else:
@@ -410,7 +443,10 @@ class AmbientLevel:
         self._maxima: deque = deque(maxlen=int(n_chunks))
         self._bed_percentile = float(bed_percentile)
         self._top_percentile = float(top_percentile)
-        self._band_maxima: deque = deque(maxlen=int(n_chunks))
+        self._n_chunks = int(n_chunks)
+        # the kept chunks' band maxima, oldest first, one row each (an array: numpy
+        # converts a list of rows first, which cost more than the percentile itself)
+        self._band_maxima = np.zeros((0, 0))
         self._sum = 0.0
         self._max = float("-inf")
         self._band_rows: list = []  # this chunk's band levels (one max per chunk is cheap)
@@ -438,10 +474,13 @@ class AmbientLevel:
                 self._means.append(mean)
                 self._maxima.append(self._max)
                 if self._band_rows:
-                    self._band_maxima.append(np.max(self._band_rows, axis=0))
+                    band_max = np.max(self._band_rows, axis=0)
+                    self._band_maxima = np.concatenate(
+                        (self._band_maxima.reshape(-1, len(band_max)),
+                         band_max[None, :]))[-self._n_chunks:]
             self.bed_db = float(percentile(self._means, self._bed_percentile))
             self.top_db = float(percentile(self._maxima, self._top_percentile))
-            if self._band_maxima:
+            if len(self._band_maxima):
                 self.band_top_db = percentile(self._band_maxima, self._top_percentile)
             self._sum, self._max, self._position = 0.0, float("-inf"), 0
             self._band_rows = []

@@ -257,6 +257,7 @@ TAIL_TO_DB = 25.0    # ... to this far below it
 TAIL_MEMORY = 4      # the room is judged on the falls after this many recent words
 TAIL_MIN_COUNT = 2   # ... and not on fewer
 BEFORE_HOPS = 3  # hops before an onset whose band powers are "what sounded already"
+MAX_INDEXED_HOPS = 1024  # blocks up to this many hops are framed by a cached index
 
 
 class LevelHistory(NamedTuple):
@@ -414,6 +415,7 @@ class OnsetDetector:
         n_bands = len(self._bin_edges) - 1
         self._voiced_bands = features.bands_below(c.voiced_below_hz)
         self._tail = np.zeros(0, dtype=np.float32)
+        self._frame_index = np.zeros((0, self.frame_samples), dtype=int)  # see _frames
         # history of the floor's smoother: starts at the first frame's level
         self._floor_hist = None
         self._power_hist = np.full((c.slow_hops - 1, n_bands), features.POWER_FLOOR)
@@ -501,7 +503,7 @@ class OnsetDetector:
         """Analyse the next block of mono samples; return the events it completed."""
         block = np.asarray(block, dtype=np.float32).reshape(-1)
         signal = np.concatenate([self._tail, block])
-        frames = features.frame_signal(signal, self.frame_samples, self.hop_samples)
+        frames = self._frames(signal)
         self._tail = signal[len(frames) * self.hop_samples:]
         if len(frames) == 0:
             return []
@@ -545,6 +547,21 @@ class OnsetDetector:
 
     # -- analysis -----------------------------------------------------------
 
+    def _frames(self, signal: np.ndarray) -> np.ndarray:
+        """`features.frame_signal(signal, ...)`; a short block's as a copy, by a cached index.
+
+        The strided view costs more to build than 16 frames cost to copy (three
+        times the time); a long signal (a whole recording at once) keeps the view.
+        """
+        n_hops = (0 if len(signal) < self.frame_samples
+                  else 1 + (len(signal) - self.frame_samples) // self.hop_samples)
+        if n_hops > MAX_INDEXED_HOPS:
+            return features.frame_signal(signal, self.frame_samples, self.hop_samples)
+        if n_hops > len(self._frame_index):
+            self._frame_index = (self.hop_samples * np.arange(n_hops)[:, None]
+                                 + np.arange(self.frame_samples))
+        return signal[self._frame_index[:n_hops]]
+
     def _analyse(self, frames: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         c = self.config
         spectrum = features.power_spectrum(frames, self._window)
@@ -554,13 +571,15 @@ class OnsetDetector:
             self._floor_hist = np.repeat(level[:1], c.floor_smooth_hops - 1, axis=0)
         for_floor = features.smooth_hops(level, self._floor_hist)
         floor = np.maximum(self._floor_tracker.update(for_floor), c.floor_min_db)
-        self._floor_db_block = features.power_db(
-            (10.0 ** (floor / 10.0)).sum(axis=1)).tolist()
+        noise, total_noise = features.noise_power(floor)  # (once for all three levels)
+        self._floor_db_block = features.power_db(total_noise).tolist()
         self._floor_hist = np.concatenate([self._floor_hist, level])[-(c.floor_smooth_hops - 1):]
         slow_power = features.smooth_hops(power, self._power_hist)
         self._power_hist = np.concatenate([self._power_hist, power])[-(c.slow_hops - 1):]
-        fast = features.clean_level_db(power, floor, c.over_subtraction, c.residue)
-        slow = features.clean_level_db(slow_power, floor, c.over_subtraction, c.residue)
+        fast = features.clean_level_over_noise_db(power, noise, total_noise,
+                                                  c.over_subtraction, c.residue)
+        slow = features.clean_level_over_noise_db(slow_power, noise, total_noise,
+                                                  c.over_subtraction, c.residue)
         self._slow_bands_db_block = features.power_db(slow_power)
         (self._top_share_block, line_bins), (self._high_top_share_block, high_bins) = \
             features.strongest_lines(spectrum, self._bin_edges,
