@@ -455,6 +455,11 @@ class AmbientLevel:
         self.top_db = float("nan")
         self.band_top_db: np.ndarray | None = None
 
+    @property
+    def completes_chunk(self) -> bool:
+        """Whether the next `push` completes a chunk (only then do its limits count)."""
+        return self._position == self.chunk_hops - 1
+
     def push(self, value_db: float, keep_below_db: float = float("inf"),
              bands_db: np.ndarray | None = None,
              keep_peak_below_db: float = float("inf")) -> tuple[float, float]:
@@ -464,7 +469,8 @@ class AmbientLevel:
         loudest hop below `keep_peak_below_db` (both as given with its last hop).
         """
         self._sum += value_db
-        self._max = max(self._max, value_db)
+        if value_db > self._max:  # (max() costs a call on every hop)
+            self._max = value_db
         if bands_db is not None:
             self._band_rows.append(bands_db)
         self._position += 1

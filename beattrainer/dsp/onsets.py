@@ -375,6 +375,19 @@ def rising_band_start(bands_db, band_top_db, first_band: int, rise_db: float,
     return len(window) - 1 - int(np.argmin(window[::-1, band]))  # the last low hop
 
 
+def first_argmin(values: list) -> int:
+    """`int(np.argmin(values))` of a list of floats (no NaN), without the array it builds."""
+    return values.index(min(values))
+
+
+def median_of_three(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """`np.median([a, b, c], axis=0)`, elementwise (no NaN): one of the three, exactly.
+
+    np.median sorts a stacked copy; a minimum and a maximum do the same for three rows.
+    """
+    return np.maximum(np.minimum(a, b), np.minimum(np.maximum(a, b), c))
+
+
 def moved_start(word: Word, old_s: float, new_s: float, detected_s: float) -> Word:
     """`word` with its syllable at `old_s` moved to `new_s`, known at `detected_s` [s]."""
     onsets = tuple(new_s if t == old_s else t for t in word.syllable_onsets_s)
@@ -416,6 +429,10 @@ class OnsetDetector:
         self._voiced_bands = features.bands_below(c.voiced_below_hz)
         self._tail = np.zeros(0, dtype=np.float32)
         self._frame_index = np.zeros((0, self.frame_samples), dtype=int)  # see _frames
+        self._block_first_hop = 0     # the current block's first hop, and of it, the
+        self._clear_top = None        # band top and hop the clear bands were counted
+        self._clear_from = 0          # from (`_stands_clear_now`)
+        self._clear_counts: list = []
         # history of the floor's smoother: starts at the first frame's level
         self._floor_hist = None
         self._power_hist = np.full((c.slow_hops - 1, n_bands), features.POWER_FLOOR)
@@ -434,6 +451,7 @@ class OnsetDetector:
         self._burst: tuple | None = None  # (hop, level [dB], last hop) of a burst waiting
         self._burst_wait_hops = int(round(c.burst_wait_s / self._hop_s))
         self._tail_rates = deque(maxlen=TAIL_MEMORY)
+        self._in_room = False  # `reverberant()`, updated with the tail rates (asked every hop)
         self._hop = -1                      # index of the last analysed hop
         size = max(2, int(round(c.backtrack_s / self._hop_s)))
         self._recent = deque(maxlen=size)          # slow level per hop
@@ -510,6 +528,7 @@ class OnsetDetector:
         fast, slow, power = self._analyse(frames)
         high = power[:, self._voiced_bands:].sum(axis=1).tolist()
         events: list = []
+        self._block_first_hop, self._clear_top = self._hop + 1, None  # see _stands_clear_now
         tops = self._top_share_block.tolist()
         lines_hz = self._line_hz_block.tolist()
         high_tops = self._high_top_share_block.tolist()
@@ -608,8 +627,13 @@ class OnsetDetector:
         # babble's quietest chunk leaves its window, and levels learned before the jump
         # must not gate the words after it)
         floor_db = self._floor_db
-        bed_db, top_db = self._ambient.push(e + floor_db, self._ambient_limit_db() + floor_db,
-                                            bands_db, self._ambient_peak_limit_db() + floor_db)
+        if self._ambient.completes_chunk:
+            keep_below_db = self._ambient_limit_db() + floor_db
+            keep_peak_below_db = self._ambient_peak_limit_db() + floor_db
+        else:  # (the limits only judge a chunk as it completes: not worth asking before)
+            keep_below_db = keep_peak_below_db = float("inf")
+        bed_db, top_db = self._ambient.push(e + floor_db, keep_below_db, bands_db,
+                                            keep_peak_below_db)
         self._ambient_db, self._top_db = bed_db - floor_db, top_db - floor_db
         # speech the gates kept out must not lift the top out of reach (steady noise
         # and babble keep their syllables within about this of their bed)
@@ -621,7 +645,7 @@ class OnsetDetector:
                       self._ambient_db + c.silence_over_ambient_db)
         clear = None  # does some band stand clear of the ambient? (asked at most once)
         if silence <= e < self._top_db + c.silence_over_top_db:
-            clear = self._stands_clear_in_bands(bands_db)
+            clear = self._stands_clear_now()
             if not clear:
                 # babble's own syllables reach its top; a near speaker's weak syllable
                 # under it still stands clear of the babble in some band
@@ -629,8 +653,7 @@ class OnsetDetector:
         self._silent_hops = self._silent_hops + 1 if e < silence else 0
         if self._background_db != self._background_db:  # nan: first hop
             self._background_db = e
-        elif e < silence and not (self._stands_clear_in_bands(bands_db) if clear is None
-                                  else clear):
+        elif e < silence and not (self._stands_clear_now() if clear is None else clear):
             # (a soft /m/ under babble is "silence" for the word gap, but standing clear
             # in a band it is the word's start, not the background it rises out of)
             self._background_db += self._background_alpha * (e - self._background_db)
@@ -675,7 +698,7 @@ class OnsetDetector:
                 self._armed, surge = True, True
                 self._valley_db, self._valley_hop = window[k], hop - len(window) + k
         hit = False
-        if self._burst is None:
+        if self._burst is None and self._in_room:
             # (a dip that re-armed in the tail leaves the onset to the vowel's rise, up
             # to 50 ms after a /ts/ began: the burst before it still places the syllable)
             burst_hop = self._consonant_burst_hop(e)
@@ -735,6 +758,7 @@ class OnsetDetector:
             return  # the noise hides the tail's end: no measure
         fall_s = max(int(end[0]), 1) * self._hop_s
         self._tail_rates.append((TAIL_TO_DB - TAIL_FROM_DB) / fall_s)
+        self._in_room = self.reverberant()
 
     def reverberant(self) -> bool:
         """Whether the recent words ended in a room's tail (see `_measure_tail`)."""
@@ -752,8 +776,8 @@ class OnsetDetector:
         c = self.config
         # (counted from where the syllable began: a vowel rising slowly out of the
         # tail fires it up to 50 ms late, and a /ts/ 110 ms after its start was lost)
-        if (self._hop - self._last_start_hop < self._min_ioi_hops
-                or e > self._syllable_peak_db - c.burst_dip_db or not self.reverberant()
+        if (not self._in_room or self._hop - self._last_start_hop < self._min_ioi_hops
+                or e > self._syllable_peak_db - c.burst_dip_db
                 or len(self._recent_bands) <= self._burst_hops):
             return None
         window = list(self._recent_bands)[-self._burst_hops - 1:]
@@ -782,7 +806,7 @@ class OnsetDetector:
         if e < self._recent[-since - 1] + c.word_over_word_db:
             return False  # the peak is at least the firing hop's level: no copy needed
         window = list(self._recent)[-since - 1:-1]
-        valley = int(np.argmin(window))
+        valley = first_argmin(window)
         peak_db = max(window[:valley + 1])
         # (the level only sank a little from that peak, or a dip had re-armed; a
         # syllable's own vowel rising out of its /m/ has no dip before it at all)
@@ -794,6 +818,21 @@ class OnsetDetector:
         top = self._ambient.band_top_db
         clear = np.count_nonzero(bands_db - top >= self.config.band_clear_db)
         return clear >= self.config.clear_bands
+
+    def _stands_clear_now(self) -> bool:
+        """`_stands_clear_in_bands` of this hop's band levels, judged a block at a time.
+
+        The ambient's band top changes once a chunk (50 ms): the rest of the block
+        is judged against it in one go (numpy's call overhead, not its eight bands,
+        made up the cost of asking hop by hop).
+        """
+        top = self._ambient.band_top_db
+        k = self._hop - self._block_first_hop
+        if top is not self._clear_top:
+            self._clear_top, self._clear_from = top, k
+            self._clear_counts = (self._slow_bands_db_block[k:] - top
+                                  >= self.config.band_clear_db).sum(axis=1).tolist()
+        return self._clear_counts[k - self._clear_from] >= self.config.clear_bands
 
     def _last_quiet_in_bands_hop(self, oldest_hop: int) -> float:
         """Last hop since `oldest_hop` where no band stood above its own ambient top.
@@ -852,9 +891,9 @@ class OnsetDetector:
         before_high = sorted((high[-n - 1], high[-n - 2], high[-n - 3]))[1]
         if now_high < before_high * 10.0 ** (self.config.hit_rise_db / 10.0):
             return False
-        powers = list(self._recent_power)
-        now = np.median(powers[-3:], axis=0)
-        before = np.median(powers[-n - 3:-n], axis=0)
+        powers = self._recent_power
+        now = median_of_three(powers[-1], powers[-2], powers[-3])
+        before = median_of_three(powers[-n - 1], powers[-n - 2], powers[-n - 3])
         return (features.rise_low_share(now, before, self._voiced_bands)
                 < self.config.hit_low_share)
 
@@ -956,7 +995,7 @@ class OnsetDetector:
         if evidence_db < gate:
             return
         if ((starts_word or not self._word) and not hit
-                and not self._stands_clear_in_bands(self._recent_bands[-1])):
+                and not self._stands_clear_now()):
             # loud enough, but in no band above the ambient's own top: a babble
             # syllable (the near speakers' word stands clear in some band)
             return
@@ -1181,7 +1220,9 @@ class OnsetDetector:
         A hit's decay is judged on it: noise makes single hops jump by several dB.
         """
         fast = self._recent_fast
-        return sorted(fast[-k] for k in range(1, min(3, len(fast)) + 1))[min(3, len(fast)) // 2]
+        if len(fast) >= 3:  # (asked on most hops: no generator)
+            return sorted((fast[-1], fast[-2], fast[-3]))[1]
+        return sorted(fast[-k] for k in range(1, len(fast) + 1))[len(fast) // 2]
 
     def _power_before(self, onset_hop: int) -> np.ndarray:
         """Band powers just before `onset_hop`: what was sounding already (noise, a voice)."""
