@@ -269,6 +269,36 @@ class LevelHistory(NamedTuple):
     valley_hop: int   # the rise left its valley here: a start is not refined before it
 
 
+class RecentRows:
+    """Per-hop rows of a feature (band levels, band powers), looked up by absolute hop.
+
+    The state machine looks back over the recent hops' rows. Kept in a deque, each
+    hop's row was appended one by one and the deque stacked into an array at every
+    look; here a block's rows are added in one go and any stretch of hops is a slice
+    of one array. The rows of the last `keep_hops` hops before a block stay; the
+    block's own later hops are there too: a caller asks only for hops it has reached.
+    """
+
+    def __init__(self, n_columns: int, keep_hops: int) -> None:
+        self._rows = np.zeros((0, n_columns))
+        self._first_hop = 0  # absolute hop of the first row held
+        self._keep_hops = int(keep_hops)
+
+    def add_block(self, rows: np.ndarray, first_hop: int) -> None:
+        """Append a block's rows; the first of them belongs to hop `first_hop`."""
+        kept = self._rows[max(0, len(self._rows) - self._keep_hops):]
+        self._rows = np.concatenate((kept, rows))
+        self._first_hop = first_hop - len(kept)
+
+    def span(self, start_hop: int, stop_hop: int) -> np.ndarray:
+        """The rows of hops `start_hop` to `stop_hop - 1` (a view)."""
+        return self._rows[start_hop - self._first_hop: stop_hop - self._first_hop]
+
+    def row(self, hop: int) -> np.ndarray:
+        """The row of `hop` (a view)."""
+        return self._rows[hop - self._first_hop]
+
+
 def backtrack_hop(levels_db, newest_hop: int, target_db: float, oldest_hop: int) -> float:
     """Where the current rise crossed `target_db`, interpolated between hops.
 
@@ -433,6 +463,8 @@ class OnsetDetector:
         self._clear_top = None        # band top and hop the clear bands were counted
         self._clear_from = 0          # from (`_stands_clear_now`)
         self._clear_counts: list = []
+        self._band_rose: list | None = None  # per hop of the block from _band_rose_from
+        self._band_rose_from = 0             # (`_some_band_rose`)
         # history of the floor's smoother: starts at the first frame's level
         self._floor_hist = None
         self._power_hist = np.full((c.slow_hops - 1, n_bands), features.POWER_FLOOR)
@@ -459,9 +491,10 @@ class OnsetDetector:
         self._recent_silent = deque(maxlen=size)   # was that hop silent?
         self._recent_deep = deque(maxlen=size)     # ... down at the bed?
         self._recent_word_peak = deque(maxlen=size)  # the open word's peak before each hop
-        self._recent_bands = deque(maxlen=size)    # slow band levels per hop [dB]
+        self._recent_size = size  # the recent hops looked back on (all deques hold this many)
+        self._recent_bands = RecentRows(n_bands, size)  # slow band levels per hop [dB]
         self._recent_line_hz = deque(maxlen=size)  # frequency of the strongest line
-        self._recent_power = deque(maxlen=size)    # band powers per hop (fast frame)
+        self._recent_power = RecentRows(n_bands, size)  # band powers per hop (fast frame)
         self._recent_high = deque(maxlen=size)     # ... their sum above voiced_below_hz
         self._recent_top = deque(maxlen=size)      # share of power in the strongest line
         self._recent_high_top = deque(maxlen=size)  # ... of the power above voiced_below_hz
@@ -529,6 +562,9 @@ class OnsetDetector:
         high = power[:, self._voiced_bands:].sum(axis=1).tolist()
         events: list = []
         self._block_first_hop, self._clear_top = self._hop + 1, None  # see _stands_clear_now
+        self._recent_power.add_block(power, self._block_first_hop)
+        self._recent_bands.add_block(self._slow_bands_db_block, self._block_first_hop)
+        self._band_rose = None  # see _some_band_rose
         tops = self._top_share_block.tolist()
         lines_hz = self._line_hz_block.tolist()
         high_tops = self._high_top_share_block.tolist()
@@ -540,7 +576,6 @@ class OnsetDetector:
             self._recent_line_hz.append(lines_hz[k])
             self._recent_high_top.append(high_tops[k])
             self._recent_high_line_hz.append(high_lines_hz[k])
-            self._recent_power.append(power[k])
             self._recent_high.append(high[k])
             hop_events: list = []
             self._floor_db = self._floor_db_block[k]
@@ -661,13 +696,13 @@ class OnsetDetector:
         self._recent_word_peak.append(self._word_peak_db)
         self._recent_silent.append(e < silence)
         self._recent_deep.append(e < min(silence, self._ambient_db + c.deep_over_bed_db))
-        self._recent_bands.append(bands_db)
         if self._pending is not None:
             self._pending["peak"] = max(self._pending["peak"], e)
             self._pending["fast_peak"] = max(self._pending["fast_peak"], self._fast_now())
             before = self._pending["before_power"]
             voiced_now = c.voiced_hops > 0 and all(
-                features.rise_low_share(self._recent_power[-k], before, self._voiced_bands)
+                features.rise_low_share(self._recent_power.row(hop - k + 1), before,
+                                        self._voiced_bands)
                 >= c.voiced_low_share for k in range(1, c.voiced_hops + 1))
             if (voiced_now and self._fast_now() > self._pending["fast_peak"] - c.dip_db
                     and e > self._pending["peak"] - c.voiced_hold_db):
@@ -778,9 +813,9 @@ class OnsetDetector:
         # tail fires it up to 50 ms late, and a /ts/ 110 ms after its start was lost)
         if (not self._in_room or self._hop - self._last_start_hop < self._min_ioi_hops
                 or e > self._syllable_peak_db - c.burst_dip_db
-                or len(self._recent_bands) <= self._burst_hops):
+                or self._recent_count() <= self._burst_hops or not self._some_band_rose()):
             return None
-        window = list(self._recent_bands)[-self._burst_hops - 1:]
+        window = self._recent_bands.span(self._hop - self._burst_hops, self._hop + 1)
         start = rising_band_start(window, self._ambient.band_top_db, self._voiced_bands,
                                   c.burst_rise_db, c.band_clear_db)
         if start is None:
@@ -789,6 +824,26 @@ class OnsetDetector:
         if high_power[1] < high_power[0]:
             return None  # one band up, the high part as a whole down: a formant moving (YEAH)
         return float(self._hop - self._burst_hops + start)
+
+    def _some_band_rose(self) -> bool:
+        """Whether a band from `voiced_below_hz` up rose `burst_rise_db` within `burst_rise_s`.
+
+        `rising_band_start`'s first test (the rest needs the ambient's band top of the
+        hop), worked out for the whole block when first asked: in a room's tails it
+        was asked on most hops, and mostly nothing had risen. Only for hops with a
+        whole window behind them (`_consonant_burst_hop` asks no other).
+        """
+        if self._band_rose is None:
+            w = self._burst_hops + 1
+            from_hop = max(self._block_first_hop, w - 1)
+            rows = self._recent_bands.span(from_hop - (w - 1), self._block_first_hop
+                                           + len(self._slow_bands_db_block))
+            rows = rows[:, self._voiced_bands:]
+            lowest = np.lib.stride_tricks.sliding_window_view(rows, w, axis=0).min(axis=2)
+            self._band_rose = ((rows[w - 1:] - lowest) >= self.config.burst_rise_db
+                               ).any(axis=1).tolist()
+            self._band_rose_from = from_hop
+        return self._band_rose[self._hop - self._band_rose_from]
 
     def _towers_over_sounding_syllable(self, e: float) -> bool:
         """Whether `e` rises `word_over_word_db` over the syllable still sounding.
@@ -841,13 +896,11 @@ class OnsetDetector:
         bands then tell nothing).
         """
         top = self._ambient.band_top_db
-        first = self._hop - len(self._recent_bands) + 1
-        if np.all(self._recent_bands[-1] < top):
+        if np.all(self._recent_bands.row(self._hop) < top):
             return float("-inf")  # no band evidence at all: leave the start alone
-        for hop in range(self._hop - 1, max(oldest_hop, first) - 1, -1):
-            if np.all(self._recent_bands[hop - first] < top):
-                return float(hop)
-        return float("-inf")
+        start = max(oldest_hop, self._hop - self._recent_count() + 1)
+        quiet = np.flatnonzero(np.all(self._recent_bands.span(start, self._hop) < top, axis=1))
+        return float(start + quiet[-1]) if len(quiet) else float("-inf")
 
     def _babble_before(self, start_hop: float, hop: float) -> bool:
         """Whether what sounded between `start_hop` and `hop` was babble.
@@ -859,8 +912,8 @@ class OnsetDetector:
         """
         first = self._hop - len(self._recent) + 1
         a, b = int(np.ceil(start_hop)) - first, int(hop) - first
-        if b <= a or any(self._stands_clear_in_bands(self._recent_bands[k])
-                         for k in range(a, b)):
+        if b <= a or any(self._stands_clear_in_bands(bands_db)
+                         for bands_db in self._recent_bands.span(first + a, first + b)):
             return False
         levels = list(self._recent)[a:b + 1]
         peak = int(np.argmax(levels))
@@ -891,9 +944,10 @@ class OnsetDetector:
         before_high = sorted((high[-n - 1], high[-n - 2], high[-n - 3]))[1]
         if now_high < before_high * 10.0 ** (self.config.hit_rise_db / 10.0):
             return False
-        powers = self._recent_power
-        now = median_of_three(powers[-1], powers[-2], powers[-3])
-        before = median_of_three(powers[-n - 1], powers[-n - 2], powers[-n - 3])
+        powers, hop = self._recent_power, self._hop
+        now = median_of_three(powers.row(hop), powers.row(hop - 1), powers.row(hop - 2))
+        before = median_of_three(powers.row(hop - n), powers.row(hop - n - 1),
+                                 powers.row(hop - n - 2))
         return (features.rise_low_share(now, before, self._voiced_bands)
                 < self.config.hit_low_share)
 
@@ -1058,7 +1112,7 @@ class OnsetDetector:
         self._syllable_peak_db = e
         self._last_onset_hop = hop
         self._last_start_hop = self._hop_of_time(time_s + c.onset_offset_s)
-        risen = np.mean(list(self._recent_power)[-(rise_hops + 1):], axis=0)
+        risen = np.mean(self._last_powers(rise_hops + 1), axis=0)
         low_share = features.rise_low_share(risen, before, self._voiced_bands)
         if self._pending is not None:
             self._resolve_pending(events)
@@ -1226,9 +1280,19 @@ class OnsetDetector:
 
     def _power_before(self, onset_hop: int) -> np.ndarray:
         """Band powers just before `onset_hop`: what was sounding already (noise, a voice)."""
-        first = self._hop - len(self._recent_power) + 1
+        first = self._hop - self._recent_count() + 1
         stop = max(onset_hop - first, 1)
-        return np.mean(list(self._recent_power)[max(0, stop - BEFORE_HOPS):stop], axis=0)
+        return np.mean(self._recent_power.span(first + max(0, stop - BEFORE_HOPS), first + stop),
+                       axis=0)
+
+    def _recent_count(self) -> int:
+        """How many hops are looked back on now (the length of the recent deques)."""
+        return min(self._hop + 1, self._recent_size)
+
+    def _last_powers(self, n: int) -> np.ndarray:
+        """The band powers of the last `n` hops (n >= 1; fewer at the stream's start)."""
+        return self._recent_power.span(self._hop - min(n, self._recent_count()) + 1,
+                                       self._hop + 1)
 
     def _refine(self, slow_hop: float, target_db: float, history: LevelHistory) -> float:
         """First upward crossing of `target_db` by the fast level shortly before `slow_hop`."""
@@ -1264,7 +1328,7 @@ class OnsetDetector:
         decay_db = c.room_percussion_decay_db if self.reverberant() else c.percussion_decay_db
         decayed = onset["fast_peak"] - self._fast_now() >= decay_db
         # a squeaker: one narrow band holds nearly all the power, nothing voiced
-        risen = np.mean(list(self._recent_power)[-self._decay_wait_hops:], axis=0)
+        risen = np.mean(self._last_powers(self._decay_wait_hops), axis=0)
         tonal = (features.rise_low_share(risen, onset["before_power"], self._voiced_bands)
                  < c.voiced_low_share / 2
                  and (self._holds_a_line(self._recent_top, self._recent_line_hz)
