@@ -118,6 +118,7 @@ of the same signal into blocks gives the same events.
 from __future__ import annotations
 
 import itertools
+import math
 from collections import deque
 from dataclasses import dataclass, replace
 from typing import NamedTuple
@@ -277,25 +278,26 @@ class RecentRows:
     look; here a block's rows are added in one go and any stretch of hops is a slice
     of one array. The rows of the last `keep_hops` hops before a block stay; the
     block's own later hops are there too: a caller asks only for hops it has reached.
+    With `n_columns` None the feature is one number per hop, kept as a list of floats.
     """
 
-    def __init__(self, n_columns: int, keep_hops: int) -> None:
-        self._rows = np.zeros((0, n_columns))
+    def __init__(self, n_columns: int | None, keep_hops: int) -> None:
+        self._rows: list | np.ndarray = [] if n_columns is None else np.zeros((0, n_columns))
         self._first_hop = 0  # absolute hop of the first row held
         self._keep_hops = int(keep_hops)
 
-    def add_block(self, rows: np.ndarray, first_hop: int) -> None:
-        """Append a block's rows; the first of them belongs to hop `first_hop`."""
+    def add_block(self, rows, first_hop: int) -> None:
+        """Append a block's rows (an array, or a list of floats); the first is hop `first_hop`."""
         kept = self._rows[max(0, len(self._rows) - self._keep_hops):]
-        self._rows = np.concatenate((kept, rows))
+        self._rows = kept + rows if isinstance(kept, list) else np.concatenate((kept, rows))
         self._first_hop = first_hop - len(kept)
 
-    def span(self, start_hop: int, stop_hop: int) -> np.ndarray:
-        """The rows of hops `start_hop` to `stop_hop - 1` (a view)."""
+    def span(self, start_hop: int, stop_hop: int):
+        """The rows of hops `start_hop` to `stop_hop - 1` (a view, or a list)."""
         return self._rows[start_hop - self._first_hop: stop_hop - self._first_hop]
 
-    def row(self, hop: int) -> np.ndarray:
-        """The row of `hop` (a view)."""
+    def row(self, hop: int):
+        """The row of `hop` (a view, or a float)."""
         return self._rows[hop - self._first_hop]
 
 
@@ -426,7 +428,15 @@ def moved_start(word: Word, old_s: float, new_s: float, detected_s: float) -> Wo
 
 def median_level(peaks_db) -> float:
     """The speaker's level: median of recent syllable peaks (-inf before the first) [dB]."""
-    return float(np.median(peaks_db)) if len(peaks_db) else float("-inf")
+    if not len(peaks_db):
+        return float("-inf")
+    # np.median's own arithmetic on a few floats, without its array (a speaker level
+    # is worked out on most syllables and whenever the oldest peak expires)
+    ordered = sorted(peaks_db)
+    middle = len(ordered) // 2
+    if len(ordered) % 2:
+        return float(ordered[middle])
+    return float((ordered[middle - 1] + ordered[middle]) / 2.0)
 
 
 class OnsetDetector:
@@ -493,12 +503,12 @@ class OnsetDetector:
         self._recent_word_peak = deque(maxlen=size)  # the open word's peak before each hop
         self._recent_size = size  # the recent hops looked back on (all deques hold this many)
         self._recent_bands = RecentRows(n_bands, size)  # slow band levels per hop [dB]
-        self._recent_line_hz = deque(maxlen=size)  # frequency of the strongest line
+        self._recent_line_hz = RecentRows(None, size)  # frequency of the strongest line
         self._recent_power = RecentRows(n_bands, size)  # band powers per hop (fast frame)
-        self._recent_high = deque(maxlen=size)     # ... their sum above voiced_below_hz
-        self._recent_top = deque(maxlen=size)      # share of power in the strongest line
-        self._recent_high_top = deque(maxlen=size)  # ... of the power above voiced_below_hz
-        self._recent_high_line_hz = deque(maxlen=size)  # ... that line's frequency
+        self._recent_high = RecentRows(None, size)  # ... their sum above voiced_below_hz
+        self._recent_top = RecentRows(None, size)   # share of power in the strongest line
+        self._recent_high_top = RecentRows(None, size)  # ... of the power above voiced_below_hz
+        self._recent_high_line_hz = RecentRows(None, size)  # ... that line's frequency
         self._last_was_percussion = False
         self._armed = True
         self._valley_db = float("inf")
@@ -559,24 +569,22 @@ class OnsetDetector:
         if len(frames) == 0:
             return []
         fast, slow, power = self._analyse(frames)
-        high = power[:, self._voiced_bands:].sum(axis=1).tolist()
         events: list = []
-        self._block_first_hop, self._clear_top = self._hop + 1, None  # see _stands_clear_now
-        self._recent_power.add_block(power, self._block_first_hop)
-        self._recent_bands.add_block(self._slow_bands_db_block, self._block_first_hop)
+        first_hop = self._hop + 1
+        self._block_first_hop, self._clear_top = first_hop, None  # see _stands_clear_now
         self._band_rose = None  # see _some_band_rose
-        tops = self._top_share_block.tolist()
-        lines_hz = self._line_hz_block.tolist()
-        high_tops = self._high_top_share_block.tolist()
-        high_lines_hz = self._high_line_hz_block.tolist()
+        # (the features computed for the whole block: the state machine reads them by hop)
+        self._recent_power.add_block(power, first_hop)
+        self._recent_bands.add_block(self._slow_bands_db_block, first_hop)
+        self._recent_high.add_block(power[:, self._voiced_bands:].sum(axis=1).tolist(),
+                                    first_hop)
+        self._recent_top.add_block(self._top_share_block.tolist(), first_hop)
+        self._recent_line_hz.add_block(self._line_hz_block.tolist(), first_hop)
+        self._recent_high_top.add_block(self._high_top_share_block.tolist(), first_hop)
+        self._recent_high_line_hz.add_block(self._high_line_hz_block.tolist(), first_hop)
         for k, (e_fast, e_slow) in enumerate(zip(fast.tolist(), slow.tolist())):
             self._hop += 1
             self._recent_fast.append(e_fast)
-            self._recent_top.append(tops[k])
-            self._recent_line_hz.append(lines_hz[k])
-            self._recent_high_top.append(high_tops[k])
-            self._recent_high_line_hz.append(high_lines_hz[k])
-            self._recent_high.append(high[k])
             hop_events: list = []
             self._floor_db = self._floor_db_block[k]
             self._step(e_slow, self._slow_bands_db_block[k], hop_events)
@@ -666,7 +674,7 @@ class OnsetDetector:
             keep_below_db = self._ambient_limit_db() + floor_db
             keep_peak_below_db = self._ambient_peak_limit_db() + floor_db
         else:  # (the limits only judge a chunk as it completes: not worth asking before)
-            keep_below_db = keep_peak_below_db = float("inf")
+            keep_below_db = keep_peak_below_db = math.inf
         bed_db, top_db = self._ambient.push(e + floor_db, keep_below_db, bands_db,
                                             keep_peak_below_db)
         self._ambient_db, self._top_db = bed_db - floor_db, top_db - floor_db
@@ -676,7 +684,7 @@ class OnsetDetector:
         if (not self._speaker_heard and hop % self._chunk_hops == 0
                 and hop >= self._warmup_hops):
             self._early_ambient.append((self._ambient_db + floor_db, self._top_db + floor_db))
-        silence = max(c.silence_db, self.speaker_level_db - c.silence_below_db,
+        silence = max(c.silence_db, self._speaker_level_db - c.silence_below_db,
                       self._ambient_db + c.silence_over_ambient_db)
         clear = None  # does some band stand clear of the ambient? (asked at most once)
         if silence <= e < self._top_db + c.silence_over_top_db:
@@ -937,14 +945,14 @@ class OnsetDetector:
         several dB with each pitch period, and in babble by more.
         """
         n = self._hit_hops
-        high = self._recent_high
-        if len(high) < n + 3:
+        if self._recent_count() < n + 3:
             return False
-        now_high = sorted((high[-1], high[-2], high[-3]))[1]
-        before_high = sorted((high[-n - 1], high[-n - 2], high[-n - 3]))[1]
+        high, hop = self._recent_high, self._hop
+        now_high = sorted((high.row(hop), high.row(hop - 1), high.row(hop - 2)))[1]
+        before_high = sorted((high.row(hop - n), high.row(hop - n - 1), high.row(hop - n - 2)))[1]
         if now_high < before_high * 10.0 ** (self.config.hit_rise_db / 10.0):
             return False
-        powers, hop = self._recent_power, self._hop
+        powers = self._recent_power
         now = median_of_three(powers.row(hop), powers.row(hop - 1), powers.row(hop - 2))
         before = median_of_three(powers.row(hop - n), powers.row(hop - n - 1),
                                  powers.row(hop - n - 2))
@@ -1112,7 +1120,7 @@ class OnsetDetector:
         self._syllable_peak_db = e
         self._last_onset_hop = hop
         self._last_start_hop = self._hop_of_time(time_s + c.onset_offset_s)
-        risen = np.mean(self._last_powers(rise_hops + 1), axis=0)
+        risen = np.mean(self._last(self._recent_power, rise_hops + 1), axis=0)
         low_share = features.rise_low_share(risen, before, self._voiced_bands)
         if self._pending is not None:
             self._resolve_pending(events)
@@ -1137,7 +1145,7 @@ class OnsetDetector:
         c = self.config
         if not self._speaker_heard:
             return e < self._first_word_gate_db()
-        word_gate_db = max(self.speaker_level_db - c.word_gate_db, self._foreground_gate_db())
+        word_gate_db = max(self._speaker_level_db - c.word_gate_db, self._foreground_gate_db())
         lowest_db = min(word_gate_db, self._word_peak_db - c.syllable_gate_db) if self._word \
             else word_gate_db
         return max(e, self._fast_now() - c.fast_gate_margin_db) < lowest_db
@@ -1289,10 +1297,14 @@ class OnsetDetector:
         """How many hops are looked back on now (the length of the recent deques)."""
         return min(self._hop + 1, self._recent_size)
 
-    def _last_powers(self, n: int) -> np.ndarray:
-        """The band powers of the last `n` hops (n >= 1; fewer at the stream's start)."""
-        return self._recent_power.span(self._hop - min(n, self._recent_count()) + 1,
-                                       self._hop + 1)
+    def _last(self, recent: RecentRows, n: int):
+        """A feature's rows over the last `n` hops, as `list(deque)[-n:]` gave them.
+
+        (fewer at the stream's start; n = 0, as in the slice, gives all; n >= 0)
+        """
+        count = self._recent_count()
+        n = count if n == 0 else min(n, count)
+        return recent.span(self._hop - n + 1, self._hop + 1)
 
     def _refine(self, slow_hop: float, target_db: float, history: LevelHistory) -> float:
         """First upward crossing of `target_db` by the fast level shortly before `slow_hop`."""
@@ -1328,7 +1340,7 @@ class OnsetDetector:
         decay_db = c.room_percussion_decay_db if self.reverberant() else c.percussion_decay_db
         decayed = onset["fast_peak"] - self._fast_now() >= decay_db
         # a squeaker: one narrow band holds nearly all the power, nothing voiced
-        risen = np.mean(self._last_powers(self._decay_wait_hops), axis=0)
+        risen = np.mean(self._last(self._recent_power, self._decay_wait_hops), axis=0)
         tonal = (features.rise_low_share(risen, onset["before_power"], self._voiced_bands)
                  < c.voiced_low_share / 2
                  and (self._holds_a_line(self._recent_top, self._recent_line_hz)
@@ -1351,7 +1363,7 @@ class OnsetDetector:
         else:
             self._emit_syllable(onset, events)
 
-    def _holds_a_line(self, shares: deque, lines_hz: deque) -> bool:
+    def _holds_a_line(self, shares: RecentRows, lines_hz: RecentRows) -> bool:
         """Whether one spectral line above `squeak_min_hz` held `tonal_share` of the power.
 
         `shares` and `lines_hz` are per hop (`features.strongest_line`); judged over the
@@ -1359,8 +1371,8 @@ class OnsetDetector:
         """
         c = self.config
         n = self._decay_wait_hops
-        return (np.mean(list(shares)[-n:]) >= c.tonal_share
-                and np.median(list(lines_hz)[-n:]) >= c.squeak_min_hz)
+        return (np.mean(self._last(shares, n)) >= c.tonal_share
+                and np.median(self._last(lines_hz, n)) >= c.squeak_min_hz)
 
     def _emit_syllable(self, onset: dict, events: list) -> None:
         starts_word = onset["starts_word"] or not self._word

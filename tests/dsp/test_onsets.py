@@ -450,6 +450,21 @@ def test_percentile_equals_numpys():
         for q in (0.0, 30.0, 50.0, 90.0, 100.0):
             assert percentile(list(values[:, 0]), q) == np.percentile(values[:, 0], q)
             assert np.array_equal(percentile(list(values), q), np.percentile(values, q, axis=0))
+            assert np.array_equal(percentile(values, q), np.percentile(values, q, axis=0))
+
+
+def test_the_detectors_shortcuts_equal_numpys():
+    """The plain-Python stand-ins for numpy calls on a few values give numpy's results."""
+    from beattrainer.dsp.onsets import first_argmin, median_level, median_of_three
+
+    rng = np.random.default_rng(6)
+    for n in range(1, 14):
+        values = list(rng.normal(0.0, 10.0, n).round(1))  # (rounded: ties occur)
+        assert median_level(values) == float(np.median(values))
+        assert first_argmin(values) == int(np.argmin(values))
+        rows = rng.normal(0.0, 10.0, (3, 8)).round(0)
+        assert np.array_equal(median_of_three(*rows), np.median(rows, axis=0))
+    assert median_level([]) == float("-inf")
 
 
 def test_a_weak_syllable_under_the_babbles_top_does_not_split_the_word(library):
