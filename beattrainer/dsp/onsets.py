@@ -503,12 +503,12 @@ class OnsetDetector:
         self._recent_word_peak = deque(maxlen=size)  # the open word's peak before each hop
         self._recent_size = size  # the recent hops looked back on (all deques hold this many)
         self._recent_bands = RecentRows(n_bands, size)  # slow band levels per hop [dB]
-        self._recent_line_hz = RecentRows(None, size)  # frequency of the strongest line
         self._recent_power = RecentRows(n_bands, size)  # band powers per hop (fast frame)
         self._recent_high = RecentRows(None, size)  # ... their sum above voiced_below_hz
-        self._recent_top = RecentRows(None, size)   # share of power in the strongest line
-        self._recent_high_top = RecentRows(None, size)  # ... of the power above voiced_below_hz
-        self._recent_high_line_hz = RecentRows(None, size)  # ... that line's frequency
+        # power per FFT bin: the strongest spectral line is only looked for when a possible
+        # hit is judged (`_strongest_lines`), over the last decay_wait_s
+        self._recent_spectrum = RecentRows(self.frame_samples // 2 + 1,
+                                           self._decay_wait_hops or size)
         self._last_was_percussion = False
         self._armed = True
         self._valley_db = float("inf")
@@ -578,10 +578,7 @@ class OnsetDetector:
         self._recent_bands.add_block(self._slow_bands_db_block, first_hop)
         self._recent_high.add_block(power[:, self._voiced_bands:].sum(axis=1).tolist(),
                                     first_hop)
-        self._recent_top.add_block(self._top_share_block.tolist(), first_hop)
-        self._recent_line_hz.add_block(self._line_hz_block.tolist(), first_hop)
-        self._recent_high_top.add_block(self._high_top_share_block.tolist(), first_hop)
-        self._recent_high_line_hz.add_block(self._high_line_hz_block.tolist(), first_hop)
+        self._recent_spectrum.add_block(self._spectrum_block, first_hop)
         for k, (e_fast, e_slow) in enumerate(zip(fast.tolist(), slow.tolist())):
             self._hop += 1
             self._recent_fast.append(e_fast)
@@ -643,11 +640,7 @@ class OnsetDetector:
         slow = features.clean_level_over_noise_db(slow_power, noise, total_noise,
                                                   c.over_subtraction, c.residue)
         self._slow_bands_db_block = features.power_db(slow_power)
-        (self._top_share_block, line_bins), (self._high_top_share_block, high_bins) = \
-            features.strongest_lines(spectrum, self._bin_edges,
-                                     self._bin_edges[self._voiced_bands])
-        self._line_hz_block = line_bins * (self.sr / self.frame_samples)
-        self._high_line_hz_block = high_bins * (self.sr / self.frame_samples)
+        self._spectrum_block = spectrum
         return fast, slow, power
 
     # -- the per-hop state machine -------------------------------------------
@@ -1343,11 +1336,11 @@ class OnsetDetector:
         risen = np.mean(self._last(self._recent_power, self._decay_wait_hops), axis=0)
         tonal = (features.rise_low_share(risen, onset["before_power"], self._voiced_bands)
                  < c.voiced_low_share / 2
-                 and (self._holds_a_line(self._recent_top, self._recent_line_hz)
+                 and (self._holds_a_line(*self._strongest_lines()[0])
                       # inside a word, of the power above the voice's: the word's vowel
                       # still sounding under a squeak held a third of the whole (judge seed 90)
-                      or (not onset["starts_word"] and self._holds_a_line(
-                          self._recent_high_top, self._recent_high_line_hz))))
+                      or (not onset["starts_word"]
+                          and self._holds_a_line(*self._strongest_lines()[1]))))
         since_fire = self._hop - onset["fired_hop"] + 1
         rattling = (deepest_dip_between_peaks_db(list(self._recent)[-since_fire:])
                     >= c.rattle_dip_db)
@@ -1363,16 +1356,28 @@ class OnsetDetector:
         else:
             self._emit_syllable(onset, events)
 
-    def _holds_a_line(self, shares: RecentRows, lines_hz: RecentRows) -> bool:
+    def _strongest_lines(self) -> tuple[tuple[np.ndarray, np.ndarray],
+                                        tuple[np.ndarray, np.ndarray]]:
+        """The strongest spectral line of each hop of the last `decay_wait_s`.
+
+        Its power share and frequency [Hz], of the whole range and of the part above
+        `voiced_below_hz` (`features.strongest_lines`): ((share, hz), (share, hz)).
+        Worked out only here, as a possible hit is judged: for every hop of every
+        block it cost a fifth of the analysis, and hits are judged a few times a minute.
+        """
+        rows = self._last(self._recent_spectrum, self._decay_wait_hops)
+        (share, bins), (high_share, high_bins) = features.strongest_lines(
+            rows, self._bin_edges, self._bin_edges[self._voiced_bands])
+        hz_per_bin = self.sr / self.frame_samples
+        return (share, bins * hz_per_bin), (high_share, high_bins * hz_per_bin)
+
+    def _holds_a_line(self, shares: np.ndarray, lines_hz: np.ndarray) -> bool:
         """Whether one spectral line above `squeak_min_hz` held `tonal_share` of the power.
 
-        `shares` and `lines_hz` are per hop (`features.strongest_line`); judged over the
-        last `decay_wait_s`.
+        `shares` and `lines_hz` are per hop (`_strongest_lines`), of the last `decay_wait_s`.
         """
         c = self.config
-        n = self._decay_wait_hops
-        return (np.mean(self._last(shares, n)) >= c.tonal_share
-                and np.median(self._last(lines_hz, n)) >= c.squeak_min_hz)
+        return np.mean(shares) >= c.tonal_share and np.median(lines_hz) >= c.squeak_min_hz
 
     def _emit_syllable(self, onset: dict, events: list) -> None:
         starts_word = onset["starts_word"] or not self._word
