@@ -579,13 +579,16 @@ class OnsetDetector:
         self._recent_high.add_block(power[:, self._voiced_bands:].sum(axis=1).tolist(),
                                     first_hop)
         self._recent_spectrum.add_block(self._spectrum_block, first_hop)
-        for k, (e_fast, e_slow) in enumerate(zip(fast.tolist(), slow.tolist())):
+        for e_fast, e_slow, floor_db, bands_db in zip(fast.tolist(), slow.tolist(),
+                                                      self._floor_db_block,
+                                                      self._slow_bands_db_block):
             self._hop += 1
             self._recent_fast.append(e_fast)
             hop_events: list = []
-            self._floor_db = self._floor_db_block[k]
-            self._step(e_slow, self._slow_bands_db_block[k], hop_events)
-            events.extend(self._hold_first_word(hop_events))
+            self._floor_db = floor_db
+            self._step(e_slow, bands_db, hop_events)
+            # (nothing held, the hop's events go out as they are: no call for most hops)
+            events.extend(hop_events if self._held is None else self._hold_first_word(hop_events))
         return events
 
     def flush(self) -> list:
@@ -662,41 +665,42 @@ class OnsetDetector:
         # (kept in absolute dB: `e` is relative to a floor that jumps by 8-12 dB when
         # babble's quietest chunk leaves its window, and levels learned before the jump
         # must not gate the words after it)
-        floor_db = self._floor_db
-        if self._ambient.completes_chunk:
+        floor_db, ambient = self._floor_db, self._ambient
+        if ambient.completes_chunk:
             keep_below_db = self._ambient_limit_db() + floor_db
             keep_peak_below_db = self._ambient_peak_limit_db() + floor_db
         else:  # (the limits only judge a chunk as it completes: not worth asking before)
             keep_below_db = keep_peak_below_db = math.inf
-        bed_db, top_db = self._ambient.push(e + floor_db, keep_below_db, bands_db,
-                                            keep_peak_below_db)
-        self._ambient_db, self._top_db = bed_db - floor_db, top_db - floor_db
+        bed_db, top_db = ambient.push(e + floor_db, keep_below_db, bands_db, keep_peak_below_db)
+        ambient_db = bed_db - floor_db
         # speech the gates kept out must not lift the top out of reach (steady noise
         # and babble keep their syllables within about this of their bed)
-        self._top_db = min(self._top_db, self._ambient_db + c.top_over_bed_db)
+        top_db = min(top_db - floor_db, ambient_db + c.top_over_bed_db)
+        self._ambient_db, self._top_db = ambient_db, top_db
         if (not self._speaker_heard and hop % self._chunk_hops == 0
                 and hop >= self._warmup_hops):
-            self._early_ambient.append((self._ambient_db + floor_db, self._top_db + floor_db))
+            self._early_ambient.append((ambient_db + floor_db, top_db + floor_db))
         silence = max(c.silence_db, self._speaker_level_db - c.silence_below_db,
-                      self._ambient_db + c.silence_over_ambient_db)
+                      ambient_db + c.silence_over_ambient_db)
         clear = None  # does some band stand clear of the ambient? (asked at most once)
-        if silence <= e < self._top_db + c.silence_over_top_db:
+        if silence <= e < top_db + c.silence_over_top_db:
             clear = self._stands_clear_now()
             if not clear:
                 # babble's own syllables reach its top; a near speaker's weak syllable
                 # under it still stands clear of the babble in some band
-                silence = self._top_db + c.silence_over_top_db
-        self._silent_hops = self._silent_hops + 1 if e < silence else 0
+                silence = top_db + c.silence_over_top_db
+        silent = e < silence
+        self._silent_hops = self._silent_hops + 1 if silent else 0
         if self._background_db != self._background_db:  # nan: first hop
             self._background_db = e
-        elif e < silence and not (self._stands_clear_now() if clear is None else clear):
+        elif silent and not (self._stands_clear_now() if clear is None else clear):
             # (a soft /m/ under babble is "silence" for the word gap, but standing clear
             # in a band it is the word's start, not the background it rises out of)
             self._background_db += self._background_alpha * (e - self._background_db)
         self._recent.append(e)
         self._recent_word_peak.append(self._word_peak_db)
-        self._recent_silent.append(e < silence)
-        self._recent_deep.append(e < min(silence, self._ambient_db + c.deep_over_bed_db))
+        self._recent_silent.append(silent)
+        self._recent_deep.append(e < min(silence, ambient_db + c.deep_over_bed_db))
         if self._pending is not None:
             self._pending["peak"] = max(self._pending["peak"], e)
             self._pending["fast_peak"] = max(self._pending["fast_peak"], self._fast_now())
@@ -719,10 +723,7 @@ class OnsetDetector:
             self._measure_tail()
             self._close_word(events)
         surge = False
-        foreground_db = self._foreground_gate_db()
-        if not self._armed and ((self._syllable_peak_db < foreground_db <= e
-                                 and not (self._word and self._word_peak_db >= foreground_db))
-                                or self._towers_over_sounding_syllable(e)):
+        if not self._armed and self._rises_into_foreground(e):
             # a background syllable (babble, a fading tail) is still sounding when the
             # foreground starts: the group's word must not hide inside it (a later
             # syllable of a word that reached the gate already is the speaker's own:
@@ -776,6 +777,17 @@ class OnsetDetector:
             return
         if (hit or e - self._valley_db >= c.rise_db) and e >= c.on_db:
             self._try_fire(e, events, hit)
+
+    def _rises_into_foreground(self, e: float) -> bool:
+        """Whether `e` rises out of a background syllable still sounding (see `_step`).
+
+        It reaches the foreground gate the syllable stayed under (and the open word
+        had not reached it), or towers over it (`_towers_over_sounding_syllable`).
+        """
+        foreground_db = self._foreground_gate_db()
+        return ((self._syllable_peak_db < foreground_db <= e
+                 and not (self._word and self._word_peak_db >= foreground_db))
+                or self._towers_over_sounding_syllable(e))
 
     def _measure_tail(self) -> None:
         """Remember how fast the level fell after the word that just ended [dB/s].
