@@ -484,10 +484,11 @@ class AmbientLevel:
                     self._band_maxima = np.concatenate(
                         (self._band_maxima.reshape(-1, len(band_max)),
                          band_max[None, :]))[-self._n_chunks:]
-            self.bed_db = float(percentile(self._means, self._bed_percentile))
-            self.top_db = float(percentile(self._maxima, self._top_percentile))
-            if len(self._band_maxima):
-                self.band_top_db = percentile(self._band_maxima, self._top_percentile)
+                # (a chunk not kept leaves the percentiles as they were: not worked out again)
+                self.bed_db = float(percentile(self._means, self._bed_percentile))
+                self.top_db = float(percentile(self._maxima, self._top_percentile))
+                if len(self._band_maxima):
+                    self.band_top_db = percentile(self._band_maxima, self._top_percentile)
             self._sum, self._max, self._position = 0.0, float("-inf"), 0
             self._band_rows = []
         elif not self._means:
