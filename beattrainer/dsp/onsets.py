@@ -279,26 +279,49 @@ class RecentRows:
     of one array. The rows of the last `keep_hops` hops before a block stay; the
     block's own later hops are there too: a caller asks only for hops it has reached.
     With `n_columns` None the feature is one number per hop, kept as a list of floats.
+
+    The rows are written into a buffer a few blocks long; when it is full, the rows
+    still looked back on move to its front (a slice stays valid until the next block).
     """
 
     def __init__(self, n_columns: int | None, keep_hops: int) -> None:
-        self._rows: list | np.ndarray = [] if n_columns is None else np.zeros((0, n_columns))
-        self._first_hop = 0  # absolute hop of the first row held
         self._keep_hops = int(keep_hops)
+        self._list: list | None = [] if n_columns is None else None
+        self._buffer = np.zeros((0 if n_columns is None else max(4 * self._keep_hops, 1024),
+                                 n_columns or 0))
+        self._stop = 0           # rows of the buffer written so far
+        self._held = 0           # ... of which the last this many are still looked back on
+        self._buffer_hop = 0     # absolute hop of the buffer's (or the list's) first row
 
     def add_block(self, rows, first_hop: int) -> None:
         """Append a block's rows (an array, or a list of floats); the first is hop `first_hop`."""
-        kept = self._rows[max(0, len(self._rows) - self._keep_hops):]
-        self._rows = kept + rows if isinstance(kept, list) else np.concatenate((kept, rows))
-        self._first_hop = first_hop - len(kept)
+        kept = min(self._held, self._keep_hops)
+        if self._list is not None:
+            self._list = self._list[len(self._list) - kept:] + rows
+            self._buffer_hop, self._held = first_hop - kept, len(self._list)
+            return
+        if self._stop + len(rows) > len(self._buffer):
+            # full: the rows still looked back on move to the front (of a bigger buffer
+            # if one block does not fit)
+            old = self._buffer[self._stop - kept:self._stop].copy()
+            if kept + len(rows) > len(self._buffer):
+                self._buffer = np.empty((2 * (kept + len(rows)), self._buffer.shape[1]))
+            self._buffer[:kept] = old
+            self._stop = kept
+        self._buffer[self._stop:self._stop + len(rows)] = rows
+        self._stop += len(rows)
+        self._held = kept + len(rows)
+        self._buffer_hop = first_hop + len(rows) - self._stop
 
     def span(self, start_hop: int, stop_hop: int):
         """The rows of hops `start_hop` to `stop_hop - 1` (a view, or a list)."""
-        return self._rows[start_hop - self._first_hop: stop_hop - self._first_hop]
+        rows = self._buffer if self._list is None else self._list
+        return rows[start_hop - self._buffer_hop: stop_hop - self._buffer_hop]
 
     def row(self, hop: int):
         """The row of `hop` (a view, or a float)."""
-        return self._rows[hop - self._first_hop]
+        rows = self._buffer if self._list is None else self._list
+        return rows[hop - self._buffer_hop]
 
 
 def backtrack_hop(levels_db, newest_hop: int, target_db: float, oldest_hop: int) -> float:
