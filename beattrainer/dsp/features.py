@@ -354,9 +354,10 @@ def clean_level_over_noise_db(power: np.ndarray, noise: np.ndarray, total_noise:
                               over_subtraction: float, residue: float) -> np.ndarray:
     """`clean_level_db` with the floor given as power (see `noise_power`).
 
-    One conversion of the floor serves several levels over it.
+    One conversion of the floor serves several levels over it; `power` may hold
+    several of them, shape (n_levels, n_hops, n_bands): then shape (n_levels, n_hops).
     """
-    clean = np.maximum(power - over_subtraction * noise, 0.0).sum(axis=1)
+    clean = np.maximum(power - over_subtraction * noise, 0.0).sum(axis=-1)
     return 10.0 * np.log10((clean + residue * total_noise) / total_noise)
 
 
