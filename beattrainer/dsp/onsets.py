@@ -114,6 +114,21 @@ How it works
 
 The shell `OnsetDetector.feed(block)` only holds buffers and state; any split
 of the same signal into blocks gives the same events.
+
+How the work is split (speed)
+-----------------------------
+A 512-sample block holds 16 hops, and numpy's call overhead, not the arithmetic,
+costs on arrays this small. So everything that does not depend on the state
+machine is computed for the whole block at once (`_analyse`: spectrum, band
+powers, floor, the fast and slow levels), and the per-hop loop (`_step`) only
+reads it: rows of band levels, powers and spectra are looked up by absolute hop
+in `RecentRows` (a slice, not a deque stacked into an array). Questions the loop
+asks of a row are answered for the rest of the block in one call when first
+asked (`_stands_clear_now`, `_some_band_rose`) or only when needed (the strongest
+spectral line, `_strongest_lines`, when a possible hit is judged); medians and
+argmins of a few floats are plain Python with numpy's own arithmetic
+(`median_level`, `median_of_three`, `first_argmin`). The numbers are those of the
+plain per-hop formulation, bit for bit.
 """
 from __future__ import annotations
 
