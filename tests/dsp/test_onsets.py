@@ -1031,3 +1031,28 @@ def test_a_squeak_under_a_word_s_tail_is_a_hit(library):
                    if isinstance(e, Onset) and e.kind is OnsetKind.SYLLABLE]
     assert all(min(abs(t - s) for t in syllables_s) <= 0.05
                for s in word_before["syllable_onsets_s"][:1])
+
+
+def test_a_word_rising_while_the_gate_sinks_starts_a_word(library):
+    """The group's word rising out of babble that never dipped is a word start.
+
+    A babble syllable under the foreground gate still sounded when the group's first word
+    rose 10 dB within 20 ms. Just under the gate, the gate sank 1 dB below the word's running
+    peak (the room's level moved), so the word never crossed it and went unheard: the next
+    word start came 290 ms later, and a clean performance failed as "383 ms late" (judge
+    --seed 94, case 031, babble at 10 dB).
+    """
+    from beattrainer.mzkz.sequence import Mode, compile_performance
+    from beattrainer.synth.render import RenderOptions, render_performance
+
+    perf = compile_performance(["36", "29", "35"], Mode.parse("highscore"), None,
+                               players=("Anna", "Ben", "Cem", "Mei"))
+    options = RenderOptions(period_s=1.2140862148243259, voices=3, snr_db=10.0,
+                            noise="babble", jitter_ms=11.063947520816669, split="test",
+                            seed=908784160)
+    samples, _, truth = render_performance(perf, library, np.random.default_rng(908784160),
+                                           options)
+    group_first_s = truth["slots"][2]["word_onset_s"]
+    starts_s = [e.time_s for e in detect(samples, SR)
+                if isinstance(e, Onset) and e.starts_word]
+    assert min(abs(t - group_first_s) for t in starts_s) <= 0.02
