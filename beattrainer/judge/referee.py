@@ -696,7 +696,7 @@ class Referee:
 
     # ------------------------------------------------------------------ judging
 
-    def _judge_silence(self, slot: Slot, expected_s: float, final: bool) -> SlotVerdict:
+    def _judge_silence(self, slot: Slot, expected_s: float, final: bool) -> SlotVerdict | None:
         """Silence is due: a word that starts near the beat is a mistake.
 
         Word starts count within +-`SILENCE_SEARCH_FRACTION` T, past the syllables
@@ -706,6 +706,8 @@ class Referee:
         for it, as in a voiced slot (at a 0.9 s beat a MIEZEKATZE in a silence went
         unheard). Elsewhere a lone syllable is the room's (heard in challenge 2's
         silent solos, babble moved the room's floor: a later table knock was BAM).
+        A sound heard there is recognised over the whole word, to the next word start or a
+        period on: None until that audio has arrived.
         """
         period = self._tracker.period_s
         reach = SILENCE_SEARCH_FRACTION * period
@@ -723,7 +725,12 @@ class Referee:
         onset = starts[0] if starts else None
         if onset is None:
             return SlotVerdict(slot, expected_s, None, HeardSlot("SILENCE", True), verdict="ok")
-        end = self._word_end(onset, final) or onset + 0.5 * period
+        end = self._word_end(onset, final)
+        if end is None:
+            # the word's audio is not all in: the slot closed half a period after its
+            # beat, and a MIEZEKATZE said there at a 0.9-1.0 s beat was heard by its first
+            # two syllables, as silence or as the card's WAVING CAT (decision 52)
+            return None
         samples = self.hearing.samples(onset - LEAD_IN_S, end)
         syllables = self.hearing.syllables_between(onset, end)
         heard = self.recognizer.recognize_slot(samples, slot.expected, slot, syllables)

@@ -159,6 +159,21 @@ MISTAKES_AT_THEIR_SLOT = [
         {"period_s": 1.141546419573523, "voices": 4, "snr_db": 30.0, "noise": "babble",
          "jitter_ms": 16.196261503260992}, 828573107, ("Anna", "Ben", "Cem"),
         id="an-early-squeak-under-a-word-s-tail"),
+    # A MIEZEKATZE said into a silent slot right after the word before, at a short
+    # beat: the slot closed half a period after its beat, before the word's audio was
+    # all in, and its first half (two syllables) was heard as silence (en-andy, clean,
+    # after a MIAU) or as the card's WAVING CAT (de-f4 at a 0.91 s beat). The slot
+    # waits for the word's end (judge --seed 90, cases 119 and 029).
+    pytest.param(
+        ["19", "07", "18"], "challenge-2", 3, "unexpected_sound@10",
+        {"period_s": 1.0354308595008799, "voices": 1, "noise": "pink",
+         "jitter_ms": 9.84965827457399, "reverb": True}, 98023435, ("Anna", "Ben", "Cem"),
+        id="a-word-in-a-silence-heard-to-its-end"),
+    pytest.param(
+        ["16", "20", "39", "43", "13", "41"], "challenge-2", 6, "unexpected_sound@17",
+        {"period_s": 0.9080430882403684, "voices": 1, "snr_db": 30.0, "noise": "babble",
+         "jitter_ms": 12.485530109166254}, 837463261, ("Anna", "Ben", "Cem"),
+        id="a-word-in-a-silence-heard-to-its-end-not-as-waving-cat"),
 ]
 
 
