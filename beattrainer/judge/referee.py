@@ -120,6 +120,7 @@ class Referee:
             TempoTracker.from_grid(*grid) if grid else None)
         self._grid_given = grid is not None
         self._solo_onsets_s: list[float] = []
+        self._solo_audio_from_s: list[float] = []  # ... and where each one's audio starts
         self._normal_levels_db: list[float] = []  # levels of plain words heard right
         self._word_start_levels_db: list[float] = []  # starts of words heard right [dB]
         self._last_heard_s = -1.0     # onset of the last word judged [s]
@@ -192,6 +193,7 @@ class Referee:
             return False
         self._tracker = solos.tracker
         self._solo_onsets_s = list(solos.onsets_s)
+        self._solo_audio_from_s = list(solos.audio_from_s)
         self._last_heard_s = solos.onsets_s[1]
         self._last_heard_syllables = expected_syllables(self.slots[1].expected)
         self._last_heard_span_s = WORD_SPAN_FRACTION * self._tracker.period_s
@@ -218,7 +220,8 @@ class Referee:
             end_s = self._word_end(onset, final, hit_follows=self._hit_follows(slot))
             if end_s is None:
                 return None
-            return self._judge_voiced(slot, expected_s, onset, end_s, timed=False)
+            return self._judge_voiced(slot, expected_s, onset, end_s, timed=False,
+                                      audio_from_s=self._solo_audio_from_s[slot.index])
         if self._pending is not None:
             return self._close_after_off_beat(slot, expected_s, horizon, final)
         search_end = expected_s + SEARCH_FRACTION * period
@@ -741,7 +744,8 @@ class Referee:
                            message=f"silence was due, {heard_text(heard.label)} was heard")
 
     def _judge_voiced(self, slot: Slot, expected_s: float | None, onset: float | None,
-                      end_s: float, timed: bool) -> SlotVerdict:
+                      end_s: float, timed: bool, audio_from_s: float | None = None
+                      ) -> SlotVerdict:
         due = due_text(slot.expected)
         start_heard = onset is not None
         if onset is None:
@@ -764,7 +768,8 @@ class Referee:
                 # heard, and it starts past the search window: off the beat by the
                 # rulings (more than T/2 late), not a word on time without a start
                 onset = late_s
-        samples = self.hearing.samples(onset - LEAD_IN_S, end_s)
+        samples = self.hearing.samples(
+            onset - LEAD_IN_S if audio_from_s is None else audio_from_s, end_s)
         syllables = self.hearing.syllables_between(onset, end_s)
         heard = self.recognizer.recognize_slot(samples, slot.expected, slot, syllables)
         if self._is_fading_tail(onset, heard, slot.expected):

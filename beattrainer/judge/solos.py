@@ -82,6 +82,7 @@ class Solos:
 
     onsets_s: tuple[float, float]
     tracker: TempoTracker
+    audio_from_s: tuple[float, float]  # where the recognizer heard each solo's word from [s]
 
 
 class SoloFinder:
@@ -222,6 +223,9 @@ class SoloFinder:
         shorter period): a word start the detector heard inside solo 2 (taken for beat 2)
         and the group's first word (for beat 3) made a line of two thirds the period, on
         which the word due next went unheard (judge seed 85).
+        A line may also start at solo 2 (a word start heard after solo 1, at beat 1) where
+        solo 1 was heard only late inside its word (`_heard_inside_solo_1`): solo 1 is then
+        the line's beat 0, its own syllables those heard within its span.
         Gives (score, first, second) or None, and whether some such pair may still come.
         """
         beats = self._group_beats()
@@ -237,15 +241,14 @@ class SoloFinder:
         for heard_first, said_s in earliest:
             if horizon < heard_first + beats[-1] * MAX_PERIOD_S + MAX_PERIOD_S and not final:
                 return None, True
-            for heard_s in starts:
-                first = heard_first
-                period = (heard_s - first) / beats[0]
+            for anchor_beat, anchor_s, heard_s in self._line_anchors(heard_first, starts, beats):
+                period = (heard_s - anchor_s) / (beats[0] - anchor_beat)
                 if not MIN_PERIOD_S <= period <= MAX_PERIOD_S:
                     continue
-                points = [(0, first), (beats[0], heard_s)]
+                points = [(anchor_beat, anchor_s), (beats[0], heard_s)]
                 reach = CONFIRM_REACH * self.tolerances.off_beat_s(period)
                 for k, beat in enumerate(beats[1:], start=1):
-                    due_s = first + beat * period
+                    due_s = anchor_s + (beat - anchor_beat) * period
                     near = [t for t in starts if abs(t - due_s) <= reach]
                     if near:
                         points.append((beat, min(near, key=lambda t: abs(t - due_s))))
@@ -262,6 +265,12 @@ class SoloFinder:
                 # the pair is the line's: solo 1 heard a little late (babble at 10 dB hides
                 # its /m/) would otherwise shorten the period by as much
                 first, second = a, a + b
+                if anchor_beat == 1:
+                    if not self._heard_inside_solo_1(heard_first, first, second, b):
+                        continue
+                    # (solo 1's own syllables lie within its span)
+                    said_s = max(self.hearing.syllables_between(heard_first, min(
+                        first + SOLO_CHECK_S, anchor_s - MIN_SYLLABLE_GAP_S)), default=heard_first)
                 if second < said_s + MIN_SYLLABLE_GAP_S or not self._is_solo_word(
                         second, min(second + SOLO_CHECK_S + SOLO_TAIL_S,
                                     a + 2 * b - MIN_SYLLABLE_GAP_S)):
@@ -271,8 +280,46 @@ class SoloFinder:
                     - self._solo_word_between(said_s, first, second, heard_first)
                 if best is None or (score, len(points)) > (best[0], best_points):
                     best, best_points = (score, first, second), len(points)
-                    self.beats_kept[(first, second)] = (LINE_WORDS, tuple(points[1:]))
+                    self.beats_kept[(first, second)] = (
+                        LINE_WORDS, tuple(point for point in points if point[0] > 1))
         return best, False
+
+    @staticmethod
+    def _line_anchors(heard_first: float, starts: list[float], beats: list[int]
+                      ) -> Iterator[tuple[int, float, float]]:
+        """Where a line from the solos through the group's first word may start.
+
+        Gives (beat, onset [s]) of its start and the onset [s] of the word taken as the
+        group's first (at beats[0]): solo 1 heard at `heard_first` (beat 0), and each word
+        start heard within a period after it as solo 2 (beat 1), for a solo 1 heard only late
+        inside its word (`_heard_inside_solo_1`).
+        """
+        for heard_s in starts:
+            yield 0, heard_first, heard_s
+        if beats[0] < 2:
+            return
+        for anchor_s in starts:
+            if heard_first < anchor_s <= heard_first + MAX_PERIOD_S:
+                for heard_s in starts:
+                    if heard_s > anchor_s:
+                        yield 1, anchor_s, heard_s
+
+    def _heard_inside_solo_1(self, heard_first: float, first_s: float, second_s: float,
+                             period_s: float) -> bool:
+        """Whether solo 1, due at `first_s` on a line through solo 2, was heard only late in it.
+
+        The first word heard as the solo's (at `heard_first` [s]) starts more than
+        `LINE_AGREE_S` after the line's beat 0 and within the solo's span (`SOLO_CHECK_S`),
+        and the recognizer hears the solo's word from the reach before that beat up to solo
+        2: in babble at 10 dB the detector missed the start of the lead's first solo and
+        heard a word start at its KAT, 290 ms late; that onset and the solo 2 after it
+        set a period a third short, which the group's babble-glued words kept half-way
+        (judge seed 89).
+        """
+        reach_s = CONFIRM_REACH * self.tolerances.off_beat_s(period_s)
+        return first_s + LINE_AGREE_S < heard_first <= first_s + SOLO_CHECK_S and \
+            heard_first < second_s - MIN_SYLLABLE_GAP_S and \
+            self._is_unheard_solo(first_s, second_s, reach_s)
 
     def _group_beats(self, words: int = LINE_WORDS + LINE_SPARE_WORDS) -> list[int]:
         """Beats of the group's first `words` voiced words before free timing."""
@@ -509,7 +556,12 @@ class SoloFinder:
         starts = {w.time_s for w in self.hearing.word_starts}
         tracker = TempoTracker.from_solos(*refine_solo_onsets(
             timed, confirmed, (first in starts, second in starts)))
-        return Solos((first, second), tracker)
+        # a solo placed on a line, not at a heard onset, is listened to from the reach the
+        # group's words get before it, as unheard solos are found (`_is_unheard_solo`):
+        # placed 50 ms late, a whispered solo in babble was silence from 30 ms before it
+        reach = CONFIRM_REACH * self.tolerances.off_beat_s(second - first)
+        audio_from_s = tuple(t - LEAD_IN_S if t in heard else t - reach for t in (first, second))
+        return Solos((first, second), tracker, audio_from_s)
 
     def _timed_as_solo_2(self, first_s: float, second_s: float,
                           confirmed: tuple[tuple[int, float], ...]) -> float:

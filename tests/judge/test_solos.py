@@ -141,6 +141,24 @@ UNHEARD_SOLOS = [
         {"period_s": 1.141927828683729, "voices": 3, "snr_db": 10.0, "noise": "babble",
          "jitter_ms": 6.045695729810417}, 948366458, ("Anna", "Ben"),
         id="group's-first-words-taken-for-the-solos"),
+    # Babble at 10 dB (judge seed 89, case 171): of solo 1 the detector heard only a word
+    # start at its KAT, 290 ms late; that onset and solo 2 set a period a third short, which
+    # a babble word kept, and the group's first word was "nothing heard". The line through
+    # solo 2 and the group's first words now places solo 1 where the recognizer hears it.
+    pytest.param(
+        ["36", "14", "13", "10", "26", "01"], "highscore", None, "missing@15",
+        {"period_s": 0.9224369187794547, "voices": 3, "snr_db": 10.0, "noise": "babble",
+         "jitter_ms": 10.574990960379374}, 584476867, ("Anna", "Ben"),
+        id="solo-1-heard-only-late-in-its-word"),
+    # Babble at 10 dB (judge seed 89, case 113, challenge 1): both whispered solos placed on
+    # the group's line, 50 ms late, where the recognizer heard the solo's word from the
+    # group's reach before each; judged from 30 ms before the placed onset, solo 2 was
+    # silence and "nothing heard". A placed solo is now judged from where it was heard.
+    pytest.param(
+        ["30", "45", "08", "09", "10", "43"], "challenge-1", 6, "off_beat@11",
+        {"period_s": 1.3200738862171564, "voices": 2, "snr_db": 10.0, "noise": "babble",
+         "jitter_ms": 18.658180650633426}, 965527058, ("Anna", "Ben", "Cem", "Mei"),
+        id="whispered-solos-judged-from-where-they-were-heard"),
 ]
 
 
