@@ -1411,13 +1411,14 @@ class OnsetDetector:
         decayed = onset["fast_peak"] - self._fast_now() >= decay_db
         # a squeaker: one narrow band holds nearly all the power, nothing voiced
         risen = np.mean(self._last(self._recent_power, self._decay_wait_hops), axis=0)
-        tonal = (features.rise_low_share(risen, onset["before_power"], self._voiced_bands)
-                 < c.voiced_low_share / 2
-                 and (self._holds_a_line(*self._strongest_lines()[0])
-                      # inside a word, of the power above the voice's: the word's vowel
-                      # still sounding under a squeak held a third of the whole (judge seed 90)
-                      or (not onset["starts_word"]
-                          and self._holds_a_line(*self._strongest_lines()[1]))))
+        tonal = False
+        if (features.rise_low_share(risen, onset["before_power"], self._voiced_bands)
+                < c.voiced_low_share / 2):
+            whole, high = self._strongest_lines()  # (one pass for both ranges)
+            tonal = (self._holds_a_line(*whole)
+                     # inside a word, of the power above the voice's: the word's vowel
+                     # still sounding under a squeak held a third of the whole (judge seed 90)
+                     or (not onset["starts_word"] and self._holds_a_line(*high)))
         since_fire = self._hop - onset["fired_hop"] + 1
         rattling = (deepest_dip_between_peaks_db(list(self._recent)[-since_fire:])
                     >= c.rattle_dip_db)
