@@ -49,7 +49,10 @@ How it works
    plus `top_contrast_db` (the very first word: `first_top_contrast_db`, over
    the quietest bed and top of the last `first_memory_s`: the words it kept
    out lift the ambient with them),
-   and stand `band_clear_db` above the ambient's own top in some band
+   and stand `band_clear_db` above the ambient's own top in some band, unless it
+   stands `clear_of_top_db` over the broadband top (babble's syllables reach its
+   top, not further; the band tops, unlike the broadband one, are not held near the
+   bed and keep a loud word's reverberant tail in a quiet room)
    (once a speaker level is known, the fast level standing `fast_gate_margin_db`
    above the three levels is enough: the slow one trails a rising word by hops);
    later syllables must reach the word's peak minus `syllable_gate_db`
@@ -190,6 +193,7 @@ class OnsetConfig:
                                       # standing clear keeps speech open: see _step) ...
     word_over_word_db: float = 10.0  # ... or that far above the open word's peak
     top_over_bed_db: float = 15.0   # the top stays within this of the bed
+    clear_of_top_db: float = 20.0   # a sound this far over the top needs no band standing clear
     first_top_contrast_db: float = 10.0  # ... and the very first word this far above it
     top_contrast_db: float = 6.0    # a word's first syllable reaches the ambient top + this
     word_contrast_db: float = 12.0  # a word's first syllable reaches ambient + this
@@ -1126,9 +1130,11 @@ class OnsetDetector:
         if evidence_db < gate:
             return
         if ((starts_word or not self._word) and not hit
-                and not self._stands_clear_now()):
+                and e < self._top_db + c.clear_of_top_db and not self._stands_clear_now()):
             # loud enough, but in no band above the ambient's own top: a babble
-            # syllable (the near speakers' word stands clear in some band)
+            # syllable (the near speakers' word stands clear in some band). Babble's
+            # syllables reach its top, no further: far over it, a quiet word in a quiet
+            # room is none, where the band tops kept a loud word's reverberant tail
             return
         if starts_word:
             # noise rising with the word's start lifts the broadband level early, and
