@@ -43,7 +43,13 @@ def frame_signal(samples: np.ndarray, frame_samples: int, hop_samples: int) -> n
               else 1 + (len(samples) - frame_samples) // hop_samples)
     if n_hops == 0:
         return np.zeros((0, frame_samples), dtype=samples.dtype)
-    return np.lib.stride_tricks.sliding_window_view(samples, frame_samples)[::hop_samples][:n_hops]
+    samples = np.ascontiguousarray(samples)
+    # (the strided view built directly: sliding_window_view and as_strided cost more
+    # than copying a 512-sample block's frames, and a streaming caller frames every block)
+    frames = np.ndarray((n_hops, frame_samples), samples.dtype, buffer=samples,
+                        strides=(hop_samples * samples.itemsize, samples.itemsize))
+    frames.flags.writeable = False
+    return frames
 
 
 def band_bin_edges(sr: int, frame_samples: int, edges_hz=BAND_EDGES_HZ) -> np.ndarray:
@@ -188,25 +194,52 @@ def power_db(power: np.ndarray) -> np.ndarray:
     return 10.0 * np.log10(power)
 
 
-def smooth_hops(values_db: np.ndarray, history_db: np.ndarray) -> np.ndarray:
-    """Causal moving average over `len(history_db) + 1` hops.
+class MovingAverage:
+    """Causal moving average over `len(history) + 1` hops, fed a block of hops at a time.
+
+    The last hops before a block stay in front of it in one buffer: a block's
+    hops are written behind them, the average is a sum of shifted slices of
+    the buffer, and the hops the next block needs move to the front (no array
+    is joined or cut anew each block: numpy's call overhead is the cost here).
 
     Parameters
     ----------
-    values_db : np.ndarray, shape (n_hops, n_bands)
-    history_db : np.ndarray, shape (k, n_bands)
-        The k hops before `values_db` (the state a stream carries along).
-
-    Returns
-    -------
-    np.ndarray, shape (n_hops, n_bands)
+    history : np.ndarray, shape (k, n_columns)
+        The k hops before the first block (a stream's assumed past).
     """
-    k = len(history_db)
-    joined = np.concatenate([history_db, values_db])
-    total = joined[k:].copy()
-    for lag in range(1, k + 1):  # fixed summation order: identical for any block split
-        total += joined[k - lag : len(joined) - lag]
-    return total / (k + 1)
+
+    def __init__(self, history: np.ndarray) -> None:
+        self._k = len(history)
+        self._buffer = np.array(history, dtype=float)  # the k hops before, then the block
+
+    def update(self, *columns: np.ndarray) -> np.ndarray:
+        """The average at each hop of a block, given as arrays side by side.
+
+        Parameters
+        ----------
+        *columns : np.ndarray, shape (n_hops, n_i)
+            The block's values, their columns in this order (sum of n_i: n_columns).
+
+        Returns
+        -------
+        np.ndarray, shape (n_hops, n_columns)
+        """
+        k, n = self._k, len(columns[0])
+        if len(self._buffer) != k + n:  # (a block of another size)
+            buffer = np.empty((k + n, self._buffer.shape[1]))
+            buffer[:k] = self._buffer[:k]
+            self._buffer = buffer
+        buffer = self._buffer
+        column = 0
+        for values in columns:
+            buffer[k:, column:column + values.shape[1]] = values
+            column += values.shape[1]
+        total = buffer[k:].copy()
+        for lag in range(1, k + 1):  # fixed summation order: identical for any block split
+            total += buffer[k - lag : k + n - lag]
+        buffer[:k] = buffer[n:]  # the last k hops (overlapping: numpy copies safely)
+        total /= k + 1
+        return total
 
 
 class MinimumFloor:
@@ -243,7 +276,8 @@ class MinimumFloor:
         # the completed chunks' means, oldest first, one row each (an array, not a list
         # of rows: numpy's min over a list converts it first, a tenth of the floor's cost)
         self._chunk_means = np.zeros((0, n_bands))
-        self._sum = np.zeros(n_bands)
+        # the current chunk's hops, behind a row of zeros the running sum starts from
+        self._rows = np.zeros((self.chunk_hops + 1, n_bands))
         self._done_min: np.ndarray | None = None
         self._position = 0  # hops already seen in the current chunk
 
@@ -279,25 +313,23 @@ class MinimumFloor:
         start = 0
         while start < len(levels_db):
             stop = min(len(levels_db), start + self.chunk_hops - self._position)
+            first_row = 1 + self._position
+            self._position += stop - start
+            self._rows[first_row:1 + self._position] = levels_db[start:stop]
             if self._done_min is not None:
                 out[start:stop] = self._done_min
-            # running sums row after row (add.accumulate adds in order: the same sums
-            # for any split of the stream; concatenate, not vstack: a tenth the overhead)
-            sums = np.add.accumulate(np.concatenate((self._sum[None, :],
-                                                     levels_db[start:stop])))[1:]
-            if self._done_min is None:
-                counts = self._position + np.arange(1, stop - start + 1)
-                out[start:stop] = sums / counts[:, None]
-            self._sum = sums[-1]
-            self._position += stop - start
+            else:
+                # running sums row after row (add.accumulate adds in order: the same sums
+                # for any split of the stream)
+                sums = np.add.accumulate(self._rows[:1 + self._position])[first_row:]
+                out[start:stop] = sums / np.arange(first_row, 1 + self._position)[:, None]
             if self._position == self.chunk_hops:
-                mean = self._sum / self.chunk_hops
+                mean = np.add.accumulate(self._rows)[-1] / self.chunk_hops
                 self._chunk_means = np.concatenate((self._chunk_means,
                                                     mean[None, :]))[-self._n_chunks:]
                 if not self._heard:
                     self._forget_leading_silence()
                 self._done_min = self._chunk_means.min(axis=0)
-                self._sum = np.zeros_like(self._sum)
                 self._position = 0
             start = stop
         return out
@@ -448,52 +480,67 @@ class AmbientLevel:
         # the kept chunks' band maxima, oldest first, one row each (an array: numpy
         # converts a list of rows first, which cost more than the percentile itself)
         self._band_maxima = np.zeros((0, 0))
-        self._sum = 0.0
-        self._max = float("-inf")
-        self._band_rows: list = []  # this chunk's band levels (one max per chunk is cheap)
-        self._position = 0
+        self._values: list = []     # this chunk's hops so far (`push`)
+        self._band_rows: list = []
         self.bed_db = float("nan")
         self.top_db = float("nan")
         self.band_top_db: np.ndarray | None = None
-
-    @property
-    def completes_chunk(self) -> bool:
-        """Whether the next `push` completes a chunk (only then do its limits count)."""
-        return self._position == self.chunk_hops - 1
 
     def push(self, value_db: float, keep_below_db: float = float("inf"),
              bands_db: np.ndarray | None = None,
              keep_peak_below_db: float = float("inf")) -> tuple[float, float]:
         """Add one hop's level [dB] (and its band levels [dB]); return (bed_db, top_db).
 
-        A chunk is kept only where its average lies below `keep_below_db` and its
-        loudest hop below `keep_peak_below_db` (both as given with its last hop).
+        The hop-by-hop form of `add_chunk` and `follow_first_chunk` (a caller that
+        has the chunk's hops at hand calls those once a chunk instead).
         """
-        self._sum += value_db
-        if value_db > self._max:  # (max() costs a call on every hop)
-            self._max = value_db
+        self._values.append(value_db)
         if bands_db is not None:
             self._band_rows.append(bands_db)
-        self._position += 1
-        if self._position == self.chunk_hops:
-            mean = self._sum / self.chunk_hops
-            if (mean < keep_below_db and self._max < keep_peak_below_db) or not self._means:
-                self._means.append(mean)
-                self._maxima.append(self._max)
-                if self._band_rows:
-                    band_max = np.max(self._band_rows, axis=0)
-                    self._band_maxima = np.concatenate(
-                        (self._band_maxima.reshape(-1, len(band_max)),
-                         band_max[None, :]))[-self._n_chunks:]
-                # (a chunk not kept leaves the percentiles as they were: not worked out again)
-                self.bed_db = float(percentile(self._means, self._bed_percentile))
-                self.top_db = float(percentile(self._maxima, self._top_percentile))
-                if len(self._band_maxima):
-                    self.band_top_db = percentile(self._band_maxima, self._top_percentile)
-            self._sum, self._max, self._position = 0.0, float("-inf"), 0
-            self._band_rows = []
+        if len(self._values) == self.chunk_hops:
+            self.add_chunk(self._values, self._band_rows or None, keep_below_db,
+                           keep_peak_below_db)
+            self._values, self._band_rows = [], []
         elif not self._means:
-            self.bed_db, self.top_db = self._sum / self._position, self._max
-            if self._band_rows:
-                self.band_top_db = np.max(self._band_rows, axis=0)
+            self.follow_first_chunk(self._values, self._band_rows or None)
         return self.bed_db, self.top_db
+
+    def add_chunk(self, values_db: list, bands_db=None, keep_below_db: float = float("inf"),
+                  keep_peak_below_db: float = float("inf")) -> None:
+        """Add a completed chunk: its hops' levels [dB] and band levels [dB] (rows, or None).
+
+        It is kept only where its average lies below `keep_below_db` and its
+        loudest hop below `keep_peak_below_db` (both as given with its last hop).
+        """
+        mean = _sum_in_order(values_db) / self.chunk_hops
+        peak = max(values_db)
+        if (mean < keep_below_db and peak < keep_peak_below_db) or not self._means:
+            self._means.append(mean)
+            self._maxima.append(peak)
+            if bands_db is not None:
+                band_max = np.max(bands_db, axis=0)
+                self._band_maxima = np.concatenate(
+                    (self._band_maxima.reshape(-1, len(band_max)),
+                     band_max[None, :]))[-self._n_chunks:]
+            # (a chunk not kept leaves the percentiles as they were: not worked out again)
+            self.bed_db = float(percentile(self._means, self._bed_percentile))
+            self.top_db = float(percentile(self._maxima, self._top_percentile))
+            if len(self._band_maxima):
+                self.band_top_db = percentile(self._band_maxima, self._top_percentile)
+
+    def follow_first_chunk(self, values_db: list, bands_db=None) -> None:
+        """Before the first chunk is kept: the running mean and maximum of its hops so far."""
+        self.bed_db, self.top_db = _sum_in_order(values_db) / len(values_db), max(values_db)
+        if bands_db is not None:
+            self.band_top_db = np.max(bands_db, axis=0)
+
+
+def _sum_in_order(values: list) -> float:
+    """The sum of a few floats added one by one, first to last (as a running sum adds them).
+
+    (Python's `sum` compensates rounding from 3.12 on: other numbers.)
+    """
+    total = 0.0
+    for value in values:
+        total += value
+    return total

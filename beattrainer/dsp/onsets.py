@@ -136,7 +136,6 @@ plain per-hop formulation, bit for bit.
 from __future__ import annotations
 
 import itertools
-import math
 from collections import deque
 from dataclasses import dataclass, replace
 from typing import NamedTuple
@@ -277,7 +276,6 @@ TAIL_TO_DB = 25.0    # ... to this far below it
 TAIL_MEMORY = 4      # the room is judged on the falls after this many recent words
 TAIL_MIN_COUNT = 2   # ... and not on fewer
 BEFORE_HOPS = 3  # hops before an onset whose band powers are "what sounded already"
-MAX_INDEXED_HOPS = 1024  # blocks up to this many hops are framed by a cached index
 
 
 class LevelHistory(NamedTuple):
@@ -510,16 +508,13 @@ class OnsetDetector:
         n_bands = len(self._bin_edges) - 1
         self._voiced_bands = features.bands_below(c.voiced_below_hz)
         self._tail = np.zeros(0, dtype=np.float32)
-        self._frame_index = np.zeros((0, self.frame_samples), dtype=int)  # see _frames
         self._block_first_hop = 0     # the current block's first hop, and of it, the
         self._clear_top = None        # band top and hop the clear bands were counted
         self._clear_from = 0          # from (`_stands_clear_now`)
         self._clear_counts: list = []
         self._band_rose: list | None = None  # per hop of the block from _band_rose_from
         self._band_rose_from = 0             # (`_some_band_rose`)
-        # history of the floor's smoother: starts at the first frame's level
-        self._floor_hist = None
-        self._power_hist = np.full((c.slow_hops - 1, n_bands), features.POWER_FLOOR)
+        self._smoothers: tuple | None = None  # see _smoothed
         # the slow level's window (frame plus smoothing) is centred this far back
         self._slow_delay_s = (self.frame_samples + (c.slow_hops - 1) * self.hop_samples) / 2 / sr
         self._refine_hops = int(round(c.refine_s / self._hop_s))
@@ -547,6 +542,8 @@ class OnsetDetector:
         self._recent_bands = RecentRows(n_bands, size)  # slow band levels per hop [dB]
         self._recent_power = RecentRows(n_bands, size)  # band powers per hop (fast frame)
         self._recent_high = RecentRows(None, size)  # ... their sum above voiced_below_hz
+        # the slow level in absolute dB (`e` plus the floor) per hop: the ambient's chunks
+        self._recent_level = RecentRows(None, size)
         # power per FFT bin: the strongest spectral line is only looked for when a possible
         # hit is judged (`_strongest_lines`), over the last decay_wait_s
         self._recent_spectrum = RecentRows(self.frame_samples // 2 + 1,
@@ -607,7 +604,7 @@ class OnsetDetector:
         """Analyse the next block of mono samples; return the events it completed."""
         block = np.asarray(block, dtype=np.float32).reshape(-1)
         signal = np.concatenate([self._tail, block])
-        frames = self._frames(signal)
+        frames = features.frame_signal(signal, self.frame_samples, self.hop_samples)
         self._tail = signal[len(frames) * self.hop_samples:]
         if len(frames) == 0:
             return []
@@ -622,14 +619,14 @@ class OnsetDetector:
         self._recent_high.add_block(power[:, self._voiced_bands:].sum(axis=1).tolist(),
                                     first_hop)
         self._recent_spectrum.add_block(self._spectrum_block, first_hop)
-        for e_fast, e_slow, floor_db, bands_db in zip(fast.tolist(), slow.tolist(),
-                                                      self._floor_db_block,
-                                                      self._slow_bands_db_block):
+        self._recent_level.add_block((slow + self._floor_db_block).tolist(), first_hop)
+        for e_fast, e_slow, floor_db in zip(fast.tolist(), slow.tolist(),
+                                            self._floor_db_block.tolist()):
             self._hop += 1
             self._recent_fast.append(e_fast)
             hop_events: list = []
             self._floor_db = floor_db
-            self._step(e_slow, bands_db, hop_events)
+            self._step(e_slow, hop_events)
             # (nothing held, the hop's events go out as they are: no call for most hops)
             events.extend(hop_events if self._held is None else self._hold_first_word(hop_events))
         return events
@@ -652,21 +649,6 @@ class OnsetDetector:
 
     # -- analysis -----------------------------------------------------------
 
-    def _frames(self, signal: np.ndarray) -> np.ndarray:
-        """`features.frame_signal(signal, ...)`; a short block's as a copy, by a cached index.
-
-        The strided view costs more to build than 16 frames cost to copy (three
-        times the time); a long signal (a whole recording at once) keeps the view.
-        """
-        n_hops = (0 if len(signal) < self.frame_samples
-                  else 1 + (len(signal) - self.frame_samples) // self.hop_samples)
-        if n_hops > MAX_INDEXED_HOPS:
-            return features.frame_signal(signal, self.frame_samples, self.hop_samples)
-        if n_hops > len(self._frame_index):
-            self._frame_index = (self.hop_samples * np.arange(n_hops)[:, None]
-                                 + np.arange(self.frame_samples))
-        return signal[self._frame_index[:n_hops]]
-
     def _analyse(self, frames: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         c = self.config
         spectrum = features.power_spectrum(frames, self._window)
@@ -675,7 +657,7 @@ class OnsetDetector:
         for_floor, slow_power = self._smoothed(level, power)
         floor = np.maximum(self._floor_tracker.update(for_floor), c.floor_min_db)
         noise, total_noise = features.noise_power(floor)  # (once for all three levels)
-        self._floor_db_block = features.power_db(total_noise).tolist()
+        self._floor_db_block = features.power_db(total_noise)
         # the fast and the slow level in one pass (the numpy calls, not the numbers, cost)
         fast, slow = features.clean_level_over_noise_db(np.array((power, slow_power)), noise,
                                                         total_noise, c.over_subtraction,
@@ -687,23 +669,24 @@ class OnsetDetector:
     def _smoothed(self, level: np.ndarray, power: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The band levels smoothed for the floor tracker, and the slow level's band powers.
 
-        Both are `features.smooth_hops`; over the same number of hops (the default)
-        one pass takes the two side by side: half the numpy calls, the same numbers.
+        Both are moving averages (`features.MovingAverage`); over the same number of hops
+        (the default) one takes the two side by side: half the numpy calls, the same numbers.
         """
         c = self.config
-        if self._floor_hist is None:
-            self._floor_hist = np.repeat(level[:1], c.floor_smooth_hops - 1, axis=0)
-        if c.floor_smooth_hops == c.slow_hops:
-            both = features.smooth_hops(np.concatenate((level, power), axis=1),
-                                        np.concatenate((self._floor_hist, self._power_hist),
-                                                       axis=1))
-            for_floor, slow_power = both[:, :level.shape[1]], both[:, level.shape[1]:]
-        else:
-            for_floor = features.smooth_hops(level, self._floor_hist)
-            slow_power = features.smooth_hops(power, self._power_hist)
-        self._floor_hist = np.concatenate([self._floor_hist, level])[-(c.floor_smooth_hops - 1):]
-        self._power_hist = np.concatenate([self._power_hist, power])[-(c.slow_hops - 1):]
-        return for_floor, slow_power
+        n_bands = level.shape[1]
+        if self._smoothers is None:  # the floor's smoother starts at the first frame's level
+            level_history = np.repeat(level[:1], c.floor_smooth_hops - 1, axis=0)
+            power_history = np.full((c.slow_hops - 1, n_bands), features.POWER_FLOOR)
+            if c.floor_smooth_hops == c.slow_hops:
+                self._smoothers = (features.MovingAverage(
+                    np.concatenate((level_history, power_history), axis=1)),)
+            else:
+                self._smoothers = (features.MovingAverage(level_history),
+                                   features.MovingAverage(power_history))
+        if len(self._smoothers) == 1:
+            both = self._smoothers[0].update(level, power)
+            return both[:, :n_bands], both[:, n_bands:]
+        return self._smoothers[0].update(level), self._smoothers[1].update(power)
 
     # -- the per-hop state machine -------------------------------------------
 
@@ -715,7 +698,7 @@ class OnsetDetector:
         """The (fractional) hop whose frame ends at stream time `time_s` (see `_time_of_hop`)."""
         return (time_s * self.sr - self.frame_samples) / self.hop_samples
 
-    def _step(self, e: float, bands_db: np.ndarray, events: list) -> None:
+    def _step(self, e: float, events: list) -> None:
         c = self.config
         hop = self._hop
         if self._peaks and hop - self._peaks[0][0] > self._level_memory_hops:
@@ -725,12 +708,18 @@ class OnsetDetector:
         # babble's quietest chunk leaves its window, and levels learned before the jump
         # must not gate the words after it)
         floor_db, ambient = self._floor_db, self._ambient
-        if ambient.completes_chunk:
-            keep_below_db = self._ambient_limit_db() + floor_db
-            keep_peak_below_db = self._ambient_peak_limit_db() + floor_db
-        else:  # (the limits only judge a chunk as it completes: not worth asking before)
-            keep_below_db = keep_peak_below_db = math.inf
-        bed_db, top_db = ambient.push(e + floor_db, keep_below_db, bands_db, keep_peak_below_db)
+        # (the ambient is given a chunk's hops as it completes, not hop by hop: the limits
+        # only judge a chunk then, and the levels change only then; at fixed absolute hops)
+        if (hop + 1) % self._chunk_hops == 0:
+            first = hop + 1 - self._chunk_hops
+            ambient.add_chunk(self._recent_level.span(first, hop + 1),
+                              self._recent_bands.span(first, hop + 1),
+                              self._ambient_limit_db() + floor_db,
+                              self._ambient_peak_limit_db() + floor_db)
+        elif hop < self._chunk_hops:  # (the first chunk is always kept)
+            ambient.follow_first_chunk(self._recent_level.span(0, hop + 1),
+                                       self._recent_bands.span(0, hop + 1))
+        bed_db, top_db = ambient.bed_db, ambient.top_db
         ambient_db = bed_db - floor_db
         # speech the gates kept out must not lift the top out of reach (steady noise
         # and babble keep their syllables within about this of their bed)
