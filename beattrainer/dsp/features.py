@@ -189,6 +189,21 @@ def rise_low_share(power: np.ndarray, before: np.ndarray, low_bands: int) -> flo
     return float(rise[:low_bands].sum()) / total if total > 0.0 else 0.0
 
 
+def window_minima(rows: np.ndarray, width: int) -> np.ndarray:
+    """Minimum of each `width` consecutive rows, shape (len(rows) - width + 1, n_columns).
+
+    By doubling: minima over 2, 4, 8, ... rows, then two overlapping spans cover
+    `width` (a minimum is exact whatever the overlap). A few whole-array calls: a
+    sliding window view cost four times as much, to build and to reduce.
+    """
+    n = len(rows) - width + 1
+    span, minima = 1, rows
+    while 2 * span <= width:
+        minima = np.minimum(minima[:-span], minima[span:])
+        span *= 2
+    return np.minimum(minima[:n], minima[width - span: width - span + n])
+
+
 def power_db(power: np.ndarray) -> np.ndarray:
     """10 log10 of a power array [dB]."""
     return 10.0 * np.log10(power)
@@ -431,7 +446,8 @@ def percentile(values, q: float):
     above = min(below + 1, len(values) - 1)
     t = position - below
     if isinstance(values, np.ndarray) and values.ndim == 2:
-        ordered = np.sort(values, axis=0)
+        ordered = values.copy()
+        ordered.sort(axis=0)  # (np.sort's wrapper costs a third more)
         a, b = ordered[below], ordered[above]
     elif isinstance(values[0], np.ndarray):
         ordered = np.sort(np.array(values), axis=0)
@@ -477,9 +493,11 @@ class AmbientLevel:
         self._bed_percentile = float(bed_percentile)
         self._top_percentile = float(top_percentile)
         self._n_chunks = int(n_chunks)
-        # the kept chunks' band maxima, oldest first, one row each (an array: numpy
-        # converts a list of rows first, which cost more than the percentile itself)
+        # the kept chunks' band maxima, one row each, in a ring (only their percentile is
+        # asked, which is the same in any order): an array, as numpy converts a list of
+        # rows first, which cost more than the percentile itself
         self._band_maxima = np.zeros((0, 0))
+        self._band_chunks = 0  # band maxima written so far
         self._values: list = []     # this chunk's hops so far (`push`)
         self._band_rows: list = []
         self.bed_db = float("nan")
@@ -518,21 +536,23 @@ class AmbientLevel:
             self._means.append(mean)
             self._maxima.append(peak)
             if bands_db is not None:
-                band_max = np.max(bands_db, axis=0)
-                self._band_maxima = np.concatenate(
-                    (self._band_maxima.reshape(-1, len(band_max)),
-                     band_max[None, :]))[-self._n_chunks:]
+                band_max = np.asarray(bands_db).max(axis=0)
+                if not self._band_chunks:
+                    self._band_maxima = np.empty((self._n_chunks, len(band_max)))
+                self._band_maxima[self._band_chunks % self._n_chunks] = band_max
+                self._band_chunks += 1
             # (a chunk not kept leaves the percentiles as they were: not worked out again)
             self.bed_db = float(percentile(self._means, self._bed_percentile))
             self.top_db = float(percentile(self._maxima, self._top_percentile))
-            if len(self._band_maxima):
-                self.band_top_db = percentile(self._band_maxima, self._top_percentile)
+            if self._band_chunks:
+                self.band_top_db = percentile(self._band_maxima[:self._band_chunks],
+                                              self._top_percentile)
 
     def follow_first_chunk(self, values_db: list, bands_db=None) -> None:
         """Before the first chunk is kept: the running mean and maximum of its hops so far."""
         self.bed_db, self.top_db = _sum_in_order(values_db) / len(values_db), max(values_db)
         if bands_db is not None:
-            self.band_top_db = np.max(bands_db, axis=0)
+            self.band_top_db = np.asarray(bands_db).max(axis=0)
 
 
 def _sum_in_order(values: list) -> float:

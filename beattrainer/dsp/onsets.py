@@ -507,7 +507,7 @@ class OnsetDetector:
         self._band_widths = np.maximum(np.diff(self._bin_edges), 1)
         n_bands = len(self._bin_edges) - 1
         self._voiced_bands = features.bands_below(c.voiced_below_hz)
-        self._tail = np.zeros(0, dtype=np.float32)
+        self._tail = np.zeros(0)  # the samples after the last complete hop (float64)
         self._block_first_hop = 0     # the current block's first hop, and of it, the
         self._clear_top = None        # band top and hop the clear bands were counted
         self._clear_from = 0          # from (`_stands_clear_now`)
@@ -603,7 +603,8 @@ class OnsetDetector:
     def feed(self, block: np.ndarray) -> list:
         """Analyse the next block of mono samples; return the events it completed."""
         block = np.asarray(block, dtype=np.float32).reshape(-1)
-        signal = np.concatenate([self._tail, block])
+        # (float32 samples widened once here, not each of the four frames they fall in)
+        signal = np.concatenate([self._tail, block], dtype=float)
         frames = features.frame_signal(signal, self.frame_samples, self.hop_samples)
         self._tail = signal[len(frames) * self.hop_samples:]
         if len(frames) == 0:
@@ -909,7 +910,7 @@ class OnsetDetector:
             rows = self._recent_bands.span(from_hop - (w - 1), self._block_first_hop
                                            + len(self._slow_bands_db_block))
             rows = rows[:, self._voiced_bands:]
-            lowest = np.lib.stride_tricks.sliding_window_view(rows, w, axis=0).min(axis=2)
+            lowest = features.window_minima(rows, w)
             self._band_rose = ((rows[w - 1:] - lowest) >= self.config.burst_rise_db
                                ).any(axis=1).tolist()
             self._band_rose_from = from_hop
