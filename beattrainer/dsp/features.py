@@ -7,6 +7,7 @@ would give.
 """
 from __future__ import annotations
 
+import bisect
 import math
 from collections import deque
 
@@ -304,9 +305,10 @@ class MinimumFloor:
         recent = self._chunk_means[-self.STEADY_CHUNKS:]
         if len(recent) < self.STEADY_CHUNKS:
             return
-        if any(np.all(m < self._ignore_below_db) for m in recent):
+        if np.all(recent < self._ignore_below_db, axis=1).any():
             return
-        broadband = [float(np.mean(m)) for m in recent]
+        # (asked at every chunk while only silence was heard: one call for the chunks)
+        broadband = np.mean(recent, axis=1).tolist()
         if max(broadband) - min(broadband) <= self.STEADY_DB:
             self._heard = True
             self._chunk_means = self._chunk_means[
@@ -441,20 +443,23 @@ def percentile(values, q: float):
     -------
     float, or np.ndarray of shape (n_bands,)
     """
-    position = q / 100.0 * (len(values) - 1)
-    below = math.floor(position)
-    above = min(below + 1, len(values) - 1)
-    t = position - below
     if isinstance(values, np.ndarray) and values.ndim == 2:
         ordered = values.copy()
         ordered.sort(axis=0)  # (np.sort's wrapper costs a third more)
-        a, b = ordered[below], ordered[above]
     elif isinstance(values[0], np.ndarray):
         ordered = np.sort(np.array(values), axis=0)
-        a, b = ordered[below], ordered[above]
     else:
         ordered = sorted(values)
-        a, b = ordered[below], ordered[above]
+    return sorted_percentile(ordered, q)
+
+
+def sorted_percentile(ordered, q: float):
+    """`percentile` of values sorted already (a list of floats, or rows sorted along axis 0)."""
+    position = q / 100.0 * (len(ordered) - 1)
+    below = math.floor(position)
+    above = min(below + 1, len(ordered) - 1)
+    t = position - below
+    a, b = ordered[below], ordered[above]
     difference = b - a
     return b - difference * (1.0 - t) if t >= 0.5 else a + difference * t
 
@@ -490,6 +495,9 @@ class AmbientLevel:
         self.chunk_hops = int(chunk_hops)
         self._means: deque = deque(maxlen=int(n_chunks))
         self._maxima: deque = deque(maxlen=int(n_chunks))
+        # ... the same values kept sorted (one insertion a chunk, not a sort)
+        self._sorted_means: list = []
+        self._sorted_maxima: list = []
         self._bed_percentile = float(bed_percentile)
         self._top_percentile = float(top_percentile)
         self._n_chunks = int(n_chunks)
@@ -533,8 +541,8 @@ class AmbientLevel:
         mean = _sum_in_order(values_db) / self.chunk_hops
         peak = max(values_db)
         if (mean < keep_below_db and peak < keep_peak_below_db) or not self._means:
-            self._means.append(mean)
-            self._maxima.append(peak)
+            _keep_sorted(self._means, self._sorted_means, mean)
+            _keep_sorted(self._maxima, self._sorted_maxima, peak)
             if bands_db is not None:
                 band_max = np.asarray(bands_db).max(axis=0)
                 if not self._band_chunks:
@@ -542,8 +550,8 @@ class AmbientLevel:
                 self._band_maxima[self._band_chunks % self._n_chunks] = band_max
                 self._band_chunks += 1
             # (a chunk not kept leaves the percentiles as they were: not worked out again)
-            self.bed_db = float(percentile(self._means, self._bed_percentile))
-            self.top_db = float(percentile(self._maxima, self._top_percentile))
+            self.bed_db = float(sorted_percentile(self._sorted_means, self._bed_percentile))
+            self.top_db = float(sorted_percentile(self._sorted_maxima, self._top_percentile))
             if self._band_chunks:
                 self.band_top_db = percentile(self._band_maxima[:self._band_chunks],
                                               self._top_percentile)
@@ -553,6 +561,14 @@ class AmbientLevel:
         self.bed_db, self.top_db = _sum_in_order(values_db) / len(values_db), max(values_db)
         if bands_db is not None:
             self.band_top_db = np.asarray(bands_db).max(axis=0)
+
+
+def _keep_sorted(kept: deque, ordered: list, value: float) -> None:
+    """Append `value` to `kept` (its oldest value drops out when full) and to its sorted copy."""
+    if len(kept) == kept.maxlen:
+        del ordered[bisect.bisect_left(ordered, kept[0])]  # (equal values are alike)
+    kept.append(value)
+    bisect.insort(ordered, value)
 
 
 def _sum_in_order(values: list) -> float:
