@@ -130,8 +130,12 @@ asks of a row are answered for the rest of the block in one call when first
 asked (`_stands_clear_now`, `_some_band_rose`) or only when needed (the strongest
 spectral line, `_strongest_lines`, when a possible hit is judged); medians and
 argmins of a few floats are plain Python with numpy's own arithmetic
-(`median_level`, `median_of_three`, `first_argmin`). The numbers are those of the
-plain per-hop formulation, bit for bit.
+(`median_level`, `median_of_three`, `first_argmin`). The ambient
+(`features.AmbientLevel`) is handed a chunk's 25 hops as the chunk completes, not
+pushed hop by hop (its levels change only then). The block analysis counts numpy
+calls: frames are a strided view, the moving averages sum shifted slices of one
+buffer (`features.MovingAverage`), the floor sums a chunk once it is complete. The
+numbers are those of the plain per-hop formulation, bit for bit.
 """
 from __future__ import annotations
 

@@ -467,6 +467,43 @@ def test_the_detectors_shortcuts_equal_numpys():
     assert median_level([]) == float("-inf")
 
 
+def test_the_analysis_building_blocks_equal_their_plain_forms():
+    """Window minima, the moving average and the ambient's chunks: the plain numbers, exactly."""
+    from beattrainer.dsp.features import AmbientLevel, MovingAverage, window_minima
+
+    rng = np.random.default_rng(7)
+    for n in (1, 2, 5, 21, 36):
+        rows = rng.normal(0.0, 10.0, (n, 5))
+        for width in range(1, n + 1):
+            expected = np.lib.stride_tricks.sliding_window_view(rows, width, axis=0).min(axis=2)
+            assert np.array_equal(window_minima(rows, width), expected)
+
+    values = rng.normal(0.0, 10.0, (300, 4))
+    history = rng.normal(0.0, 10.0, (7, 4))
+    joined = np.concatenate([history, values])
+    plain = np.array([sum(joined[t - lag] for lag in range(8)) / 8 for t in range(7, 307)])
+    average, out, start = MovingAverage(history), [], 0
+    for size in (1, 16, 3, 40, 16, 7, 200, 17):        # (blocks of any size)
+        out.append(average.update(values[start:start + size, :1], values[start:start + size, 1:]))
+        start += size
+    assert np.array_equal(np.concatenate(out), plain)
+
+    levels = rng.normal(0.0, 4.0, 1000)
+    bands = rng.normal(0.0, 3.0, (1000, 3))
+    limits = rng.choice([np.inf, 2.0, -np.inf], 1000)
+    by_hop, by_chunk = AmbientLevel(25, 8, 30.0, 90.0), AmbientLevel(25, 8, 30.0, 90.0)
+    for hop in range(1000):
+        by_hop.push(levels[hop], limits[hop], bands[hop], limits[hop] + 5.0)
+        first = hop - hop % 25
+        if hop % 25 == 24:
+            by_chunk.add_chunk(levels[first:hop + 1].tolist(), bands[first:hop + 1],
+                               limits[hop], limits[hop] + 5.0)
+        elif hop < 25:
+            by_chunk.follow_first_chunk(levels[:hop + 1].tolist(), bands[:hop + 1])
+        assert (by_chunk.bed_db, by_chunk.top_db) == (by_hop.bed_db, by_hop.top_db)
+        assert np.array_equal(by_chunk.band_top_db, by_hop.band_top_db)
+
+
 def test_a_weak_syllable_under_the_babbles_top_does_not_split_the_word(library):
     """A /ts/ under babble's broadband top stands clear of it in the high bands.
 
