@@ -519,6 +519,7 @@ class OnsetDetector:
         self._band_rose: list | None = None  # per hop of the block from _band_rose_from
         self._band_rose_from = 0             # (`_some_band_rose`)
         self._smoothers: tuple | None = None  # see _smoothed
+        self._fft_buffer = np.zeros((0, 0), dtype=complex)  # see _analyse
         # the slow level's window (frame plus smoothing) is centred this far back
         self._slow_delay_s = (self.frame_samples + (c.slow_hops - 1) * self.hop_samples) / 2 / sr
         self._refine_hops = int(round(c.refine_s / self._hop_s))
@@ -656,7 +657,10 @@ class OnsetDetector:
 
     def _analyse(self, frames: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         c = self.config
-        spectrum = features.power_spectrum(frames, self._window)
+        n_bins = self.frame_samples // 2 + 1
+        if self._fft_buffer.shape != (len(frames), n_bins):  # (blocks mostly keep their size)
+            self._fft_buffer = np.empty((len(frames), n_bins), dtype=complex)
+        spectrum = features.power_spectrum(frames, self._window, self._fft_buffer)
         power = features.band_sums(spectrum, self._bin_edges)
         level = features.power_db(power)
         for_floor, slow_power = self._smoothed(level, power)
