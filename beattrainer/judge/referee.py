@@ -50,9 +50,12 @@ FADING_TAIL_DB = 12.0        # a wordless syllable this much under the normal wo
 SILENCE_SEARCH_FRACTION = 0.35  # a voice in a silent slot starts within +-0.35 T
 RIGHT_AFTER_PERIODS = 1.5     # a word heard this many periods before a slot is right before it
 NOISE_ONSET_DB = 20.0        # an onset this much under the loudest one near the beat is noise
-WORD_RISE_DB = 3.0           # the next word after a slow one rises this much over the sound
-                             # before it; a slow word's own late syllable does not (within
-                             # 0.1 dB in a render of three voices out of step)
+WORD_RISE_DB = 3.0           # a word start rises this much over the sound before it
+SLOW_NEXT_RISE_DB = 7.0      # the next word after a slow one rises this much over the sound
+                             # before it; a slow word's own late syllable, said by voices out
+                             # of step, does not: over 80 renders with a slow card, the next
+                             # words rose 8.0-43 dB (pink at 10 dB the least), the late
+                             # syllables flagged as word starts up to 6.3 dB
 GLUED_WORD_RISE_DB = 12.0  # a syllable rising this much over the sound before it starts a
                           # word (of 3151 syllables inside words in 120 renders, 99% rose
                           # under 9.3 dB, 5 by 12 dB or more, all a word's second syllable;
@@ -121,6 +124,7 @@ class Referee:
         self._grid_given = grid is not None
         self._solo_onsets_s: list[float] = []
         self._solo_audio_from_s: list[float] = []  # ... and where each one's audio starts
+        self._solo_audio_to_s: list[float | None] = []  # ... and ends, where it was placed
         self._normal_levels_db: list[float] = []  # levels of plain words heard right
         self._word_start_levels_db: list[float] = []  # starts of words heard right [dB]
         self._last_heard_s = -1.0     # onset of the last word judged [s]
@@ -194,6 +198,7 @@ class Referee:
         self._tracker = solos.tracker
         self._solo_onsets_s = list(solos.onsets_s)
         self._solo_audio_from_s = list(solos.audio_from_s)
+        self._solo_audio_to_s = list(solos.audio_to_s)
         self._last_heard_s = solos.onsets_s[1]
         self._last_heard_syllables = expected_syllables(self.slots[1].expected)
         self._last_heard_span_s = WORD_SPAN_FRACTION * self._tracker.period_s
@@ -217,7 +222,8 @@ class Referee:
         if slot.role is Role.SOLO and not self._grid_given:
             onset = self._solo_onsets_s[slot.index]
             # (a squeak card right after the solos may come early: its squeak is its own)
-            end_s = self._word_end(onset, final, hit_follows=self._hit_follows(slot))
+            end_s = self._solo_audio_to_s[slot.index] or \
+                self._word_end(onset, final, hit_follows=self._hit_follows(slot))
             if end_s is None:
                 return None
             return self._judge_voiced(slot, expected_s, onset, end_s, timed=False,
@@ -512,6 +518,7 @@ class Referee:
         # the syllables from the first start on: where the detector merged a word into
         # the noise before it, only its syllables show where it begins
         onsets = [s.time_s for s in self.hearing.syllables if near[0].time_s <= s.time_s <= hi]
+        onsets = [t for t in onsets if not self._ends_word_before(t, period_s)] or onsets
         if expected.modifier is not Modifier.SLOW and not expected.free_timing:
             onsets = [t for t in onsets if not self._is_lone_onset(t, hi, expected_s)] or onsets
         # a word starts where the sound grows louder, not where the word before fades: an
@@ -534,6 +541,26 @@ class Referee:
                        if level_db >= loudest_db - NOISE_ONSET_DB)
         first_s = self._word_after_sound_before(first_s, expected_s, hi)
         return self._first_syllable_before(first_s, expected_s, lo, expected)
+
+    def _ends_word_before(self, onset_s: float, period_s: float) -> bool:
+        """Whether the onset is a syllable still due of the word heard just before.
+
+        The word before was heard with fewer syllables than it has up to `onset_s`, which
+        lies within that word's span and does not rise out of quiet (`GLUED_WORD_RISE_DB`):
+        a pause inside the word made the detector flag its next syllable as a word start.
+        MIAU's AU, 0.53 s after its MI, was taken for the next MIEZEKATZE's start, 452 ms
+        early, and that word, glued onto the AU, heard as AAAH (judge seed 97, clean).
+        """
+        before = self.verdicts[-1] if self.verdicts else None
+        if before is None or before.heard_onset_s is None:
+            return False
+        expected = before.slot.expected
+        if expected.modifier is Modifier.SLOW or expected.free_timing:
+            return False
+        start_s = before.heard_onset_s
+        return onset_s - start_s <= word_span_s(expected, period_s) and \
+            len(self.hearing.syllables_between(start_s, onset_s)) < expected_syllables(expected) \
+            and not self._rises_out_of_quiet(onset_s, GLUED_WORD_RISE_DB)
 
     def _first_syllable_before(self, start_s: float, expected_s: float, lo_s: float,
                                expected: Expected) -> float:
@@ -659,8 +686,10 @@ class Referee:
             # voices out of step stretch a slow word differently: one voice's last
             # syllable, after a lull, is flagged as a word start while the others still
             # sound. The next word rises out of the pause after the slow one; a start
-            # hardly louder than the sound just before it is still the slow word's tail.
-            later = [t for t in later if self._rises_out_of_quiet(t)]
+            # a little louder than the sound just before it is still the slow word's tail
+            # (two voices: the second one's ZE, 6.1 dB over the lull, re-anchored the grid
+            # 1.27 s early, judge seed 97)
+            later = [t for t in later if self._rises_out_of_quiet(t, SLOW_NEXT_RISE_DB)]
         if hit_follows:
             later = sorted([*later, *self._hits_after_pause(onset_s, earliest)])
         limit = onset_s + (3.0 if free else 1.0) * period

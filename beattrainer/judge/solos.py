@@ -29,6 +29,7 @@ from beattrainer.mzkz.model import MIEZEKATZE, Role, Slot
 SOLO_CHECK_S = 1.2           # a solo's last syllable starts within this [s]
 SOLO_TAIL_S = 0.3            # ... and lasts this long
 SOLO_MAX_GAP_S = 0.6         # a solo's syllables follow each other closer than this
+NEW_WORD_RISE_DB = 12.0      # ... and none rises this far over the sound just before it
 SOLO_CONFIRM_WORDS = 2       # the group's first words that confirm the solos' beat
 SOLO_SPARE_WORDS = 1         # ... of this many more: the group's first word may be its mistake
 CONFIRM_REACH = 1.5          # ... each within 1.5 times the off-beat tolerance of it
@@ -83,6 +84,8 @@ class Solos:
     onsets_s: tuple[float, float]
     tracker: TempoTracker
     audio_from_s: tuple[float, float]  # where the recognizer heard each solo's word from [s]
+    # ... and up to where, for a solo placed on a line (None: a heard one's, to the next word)
+    audio_to_s: tuple[float | None, float | None] = (None, None)
 
 
 class SoloFinder:
@@ -184,7 +187,7 @@ class SoloFinder:
                 if score == SOLO_CONFIRM_WORDS and best is None and not waiting:
                     # the earliest pair that fits fully (no earlier one still undecided:
                     # a longer period is confirmed later)
-                    return self._take_solos(first, second)
+                    return self._take_pair(first, second)
                 if best is None or score > best[0] or (
                         score == best[0] and self._misfit_s(first, second)
                         < self._misfit_s(best[1], best[2]) - MISFIT_MARGIN_S):
@@ -202,7 +205,7 @@ class SoloFinder:
                     line_best[0] == best[0] and line_best[1] < best[1] - MIN_PERIOD_S)):
                 best = line_best
         if best is not None and (final or not waiting):
-            return self._take_solos(best[1], best[2])
+            return self._take_pair(best[1], best[2])
         if final:
             return self._solos_on_group_line()
         return None
@@ -561,7 +564,12 @@ class SoloFinder:
         # placed 50 ms late, a whispered solo in babble was silence from 30 ms before it
         reach = CONFIRM_REACH * self.tolerances.off_beat_s(second - first)
         audio_from_s = tuple(t - LEAD_IN_S if t in heard else t - reach for t in (first, second))
-        return Solos((first, second), tracker, audio_from_s)
+        # ... and up to where its word was looked for: the rest of the beat under babble is
+        # babble's (an unheard solo 2 heard as YEAH from a whole period of 2.4 s, seed 97)
+        audio_to_s = tuple(None if t in heard else min(
+            t + SOLO_CHECK_S + SOLO_TAIL_S, t + (second - first) - MIN_SYLLABLE_GAP_S)
+            for t in (first, second))
+        return Solos((first, second), tracker, audio_from_s, audio_to_s)
 
     def _timed_as_solo_2(self, first_s: float, second_s: float,
                           confirmed: tuple[tuple[int, float], ...]) -> float:
@@ -717,7 +725,20 @@ class SoloFinder:
                 return points
         return None
 
-    def _solos_on_group_line(self) -> Solos | None:
+    def _take_pair(self, first: float, second: float) -> Solos:
+        """The heard pair's solos, unless the group's first words were heard before it.
+
+        The group speaks after the solos: where the line of the group's first words starts
+        at or before the pair's solo 1, the lead's solos went unheard and the pair is the
+        group's (babble at 10 dB over four voices: the lead alone stood 5-7 dB over it, the
+        group's first words were taken for the solos, a period of 0.78 s for 1.58 s, or four
+        beats late; judge seed 97). Its solos are taken from that line where they are heard
+        there (`_solos_on_group_line`).
+        """
+        return self._solos_on_group_line(before_s=first + GROUP_LINE_AGREE_S) or \
+            self._take_solos(first, second)
+
+    def _solos_on_group_line(self, before_s: float = np.inf) -> Solos | None:
         """The solos on the line of the group's first words, where no pair of heard ones was found.
 
         The lead alone under babble at 10 dB may stay under every gate of the detector, while
@@ -726,6 +747,8 @@ class SoloFinder:
         before it) and both stand out of the room (`_unheard_solos_stand_out`).
         """
         for group in self._group_lines():
+            if group[0][1] > before_s:
+                continue
             a, b = fit_line([beat for beat, _ in group], [t for _, t in group], 0.0,
                             prior_weight=0.0)
             reach = CONFIRM_REACH * self.tolerances.off_beat_s(b)
@@ -787,10 +810,15 @@ class SoloFinder:
         own = [self.hearing.syllables[i].time_s]
         for s in self.hearing.syllables[i + 1:]:
             if s.starts_word or s.time_s - own[-1] > SOLO_MAX_GAP_S or \
-                    s.time_s > own[0] + SOLO_CHECK_S:
+                    s.time_s > own[0] + SOLO_CHECK_S or self._rises_out_of_quiet(s.time_s):
                 break
             own.append(s.time_s)
         return own
+
+    def _rises_out_of_quiet(self, onset_s: float) -> bool:
+        """Whether a syllable rises `NEW_WORD_RISE_DB` over the sound just before it."""
+        return self.hearing.onset_level_db(onset_s) >= \
+            self.hearing.level_before_db(onset_s) + NEW_WORD_RISE_DB
 
     @staticmethod
     def _solo_end(onsets: list[float], i: int, syllables: int) -> float:

@@ -92,3 +92,19 @@ def test_a_slow_words_tail_does_not_anchor_the_grid(render, cards, seed, players
     report = judge(perf, samples)
     assert report.result == "completed", report.to_json()["mistake"]
     assert anchored_where_said(report, truth)
+
+
+def test_a_slow_words_tail_a_few_db_over_the_lull_does_not_anchor_the_grid(render):
+    # 10 (slow-mo) said by two voices in pink noise at 30 dB (judge seed 97, case 039): the
+    # second voice's last syllable came 0.5 s after the first voice's, 6.1 dB over the lull
+    # before it. It ended the slow word and was taken for the next word, 1.27 s early (heard
+    # as AAAH), and the performance failed there, before its real mistake. The next word
+    # after a slow one rises at least 8 dB out of the pause (`SLOW_NEXT_RISE_DB`).
+    perf, samples, sr, truth = render(
+        ["19", "10", "28"], "challenge-3", 3, "wrong_word@7", 152427982, ("Anna", "Ben"),
+        split="test", period_s=1.204900666743141, voices=2, snr_db=30.0, noise="pink",
+        jitter_ms=16.466967527353415)
+    report = judge(perf, samples)
+    assert anchored_where_said(report, truth)
+    assert report.mistake is not None
+    assert report.mistake.slot.index == truth["mistake"]["slot"], report.mistake.message

@@ -176,3 +176,61 @@ def test_solos_the_detector_did_not_hear_lie_on_the_group_line(render, cards, mo
         assert report.mistake is not None
         assert placed["slot"] <= report.mistake.slot.index <= \
             placed.get("drift_exceeds_15pct_from_slot", placed["slot"])
+
+
+GROUP_WORDS_TAKEN_FOR_SOLOS = [
+    # Babble at 10 dB over four voices (judge seed 97, case 140): the lead alone stood 5-7 dB
+    # over the babble and the detector heard nothing of either solo, nor of anything before
+    # the group's first word. The group's loud card and the word after it, four beats on, were
+    # taken for the solos: every verdict came four beats late, and the group's early YEAH was
+    # judged against the wrong words.
+    pytest.param(
+        ["20", "04", "14", "42"], "highscore", None, "off_beat@7",
+        {"period_s": 2.4234265709329974, "voices": 4, "snr_db": 10.0, "noise": "babble",
+         "jitter_ms": 18.733850767601492}, 567523895, ("Anna", "Ben"),
+        id="a-pair-four-beats-late"),
+    # ... (case 112): solo 1 unheard, the group's first word and a babble burst half a
+    # period later were taken for the solos: the period came out half the solos'.
+    pytest.param(
+        ["16", "25"], "highscore", None, None,
+        {"period_s": 1.5787450052948468, "voices": 4, "snr_db": 10.0, "noise": "babble",
+         "jitter_ms": 19.36898804489038}, 1017899373, ("Anna", "Ben", "Cem"),
+        id="the-group's-first-word-taken-for-solo-1"),
+]
+
+
+@pytest.mark.parametrize("cards, mode, number, mistake, options, seed, players",
+                         GROUP_WORDS_TAKEN_FOR_SOLOS)
+def test_a_pair_heard_after_the_groups_first_word_is_not_the_solos(
+        render, cards, mode, number, mistake, options, seed, players):
+    # The group speaks after the solos: where the line of its first words starts at or
+    # before a pair's solo 1, the solos lie on that line where the recognizer hears them.
+    report, truth = judged_case(render, cards, mode, number, mistake, options, seed, players)
+    # (the group's line keeps the group's tempo, not the solos' jitter of up to 20 ms each)
+    assert report.period_s == pytest.approx(truth["period_s"], rel=0.02)
+    solos = report.slots[:2]
+    assert all(v.verdict == "ok" for v in solos)
+    # (placed on the line of the group's words, which the detector hears a little late
+    # under babble: within 0.1 s of the solos' true onsets)
+    assert all(abs(v.heard_onset_s - st["word_onset_s"]) < 0.1
+               for v, st in zip(solos, truth["slots"][:2]))
+    placed = truth["mistake"]
+    if placed is None:
+        assert report.mistake is None, report.to_json()["mistake"]
+    else:
+        assert report.mistake is not None and report.mistake.slot.index == placed["slot"]
+
+
+def test_solo_2_right_after_solo_1_is_not_one_of_solo_1s_syllables(render):
+    # At a 0.9 s beat in a room with reverb (judge seed 98, case 116) solo 2 followed solo
+    # 1 after a gap of 0.1 s; the detector missed solo 1's second ZE and did not flag solo
+    # 2 as a word start, so solo 2's MIE was counted as solo 1's fourth syllable and could
+    # not be solo 2: the pair came out two beats apart, the period twice the solos'. A
+    # syllable rising 12 dB out of the sound before it starts a word of its own.
+    report, truth = judged_case(
+        render, ["05", "36", "48", "46", "27", "40"], "highscore", None, "tempo_drift@8",
+        {"period_s": 0.9156272066528064, "voices": 2, "snr_db": 20.0, "noise": "pink",
+         "jitter_ms": 8.701878233171634, "reverb": True}, 609980925, ("Anna", "Ben"))
+    assert report.period_s == pytest.approx(solos_period_s(truth), rel=0.02)
+    assert all(abs(v.heard_onset_s - st["word_onset_s"]) < 0.03
+               for v, st in zip(report.slots[:2], truth["slots"][:2]))

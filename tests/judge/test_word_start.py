@@ -22,3 +22,24 @@ def test_a_quiet_word_right_after_the_word_before_is_timed_from_its_first_syllab
     quiet = [(v, st) for v, st in zip(report.slots, truth["slots"])
              if v.slot.card == "08" and v.heard_onset_s is not None]
     assert quiet and all(abs(v.heard_onset_s - st["word_onset_s"]) < 0.03 for v, st in quiet)
+
+
+def test_the_word_befores_second_syllable_does_not_start_the_next_word(render):
+    # en-andy's MIAU pauses between its MI and its AU, 0.53 s apart at a 1.0 s beat, so the
+    # detector flagged the AU as a word start; the MIEZEKATZE on the next beat followed the
+    # AU without a gap and showed no start of its own. The AU was taken for its start, 452
+    # ms early, and the word heard as AAAH: a clean performance failed before its real
+    # mistake (judge --seed 97, case 119). The MIAU was heard with one of its two syllables,
+    # so the AU, glued to it and within its span, is still the MIAU's.
+    perf, samples, sr, truth = render(
+        ["07", "28", "32", "39", "08", "34"], "highscore", None, "unexpected_sound@13",
+        888827771, ("Anna", "Ben"), split="test", period_s=1.0080004474198654, voices=2,
+        snr_db=None, noise="pink", jitter_ms=1.170216410619922)
+    report = judge(perf, samples)
+    assert report.mistake is not None
+    assert report.mistake.slot.index == truth["mistake"]["slot"], report.mistake.message
+    after_miau = [(v, st) for v, prev, st in zip(report.slots[1:], report.slots,
+                                                 truth["slots"][1:])
+                  if "MIAU" in prev.slot.expected.labels and v.heard_onset_s is not None]
+    assert after_miau and all(abs(v.heard_onset_s - st["word_onset_s"]) < 0.03
+                              for v, st in after_miau)
