@@ -176,3 +176,45 @@ def test_solos_the_detector_did_not_hear_lie_on_the_group_line(render, cards, mo
         assert report.mistake is not None
         assert placed["slot"] <= report.mistake.slot.index <= \
             placed.get("drift_exceeds_15pct_from_slot", placed["slot"])
+
+
+SOLOS_HEARD_LATE = [
+    # Pink noise at 10 dB (judge seed 89, case 140): the detector heard both solos only at
+    # a later syllable, 260-290 ms late (solo 1's first heard onset at its ZE); the pair of
+    # solo 1's KAT and solo 2's ZE set a period 7% short, which the group's first words kept
+    # half-way, and the whole performance was judged on that grid.
+    pytest.param(
+        ["29", "14", "16"], "challenge-7", 1, "off_beat@5",
+        {"period_s": 1.5172776335043954, "voices": 4, "snr_db": 10.0, "noise": "pink",
+         "jitter_ms": 5.007042731009097}, 116861998, ("Anna", "Ben"),
+        id="both-solos-heard-late-in-pink-noise"),
+    # Babble at 10 dB (judge seed 94, case 142, clean): both solos heard 370-410 ms late;
+    # solo 1 and solo 2's KAT, taken for the group's first word, set a period of 0.91 s
+    # against 1.54 s, and solo 2 was "BAM".
+    pytest.param(
+        ["20", "32", "24", "06"], "challenge-4", 4, None,
+        {"period_s": 1.5593840391891765, "voices": 3, "snr_db": 10.0, "noise": "babble",
+         "jitter_ms": 19.25000968985318}, 413114185, ("Anna", "Ben", "Cem", "Mei"),
+        id="both-solos-heard-late-in-babble"),
+]
+
+
+@pytest.mark.parametrize("cards, mode, number, mistake, options, seed, players",
+                         SOLOS_HEARD_LATE)
+def test_solos_both_heard_late_lie_on_the_group_line(render, cards, mode, number, mistake,
+                                                     options, seed, players):
+    # Both solos heard as late, the sound before each standing out of the room: their
+    # beats are where the line of the group's first words puts them.
+    report, truth = judged_case(render, cards, mode, number, mistake, options, seed, players)
+    # (the line through the group's words, two to five beats on, is 1-3% off at the solos)
+    assert report.period_s == pytest.approx(solos_period_s(truth), rel=0.03)
+    solos = report.slots[:2]
+    assert all(v.verdict == "ok" for v in solos)
+    assert all(abs(v.heard_onset_s - st["word_onset_s"]) < 0.06
+               for v, st in zip(solos, truth["slots"][:2]))
+    placed = truth["mistake"]
+    if placed is None:
+        assert report.mistake is None, report.to_json()["mistake"]
+    else:
+        assert report.mistake is not None and report.mistake.slot.index == placed["slot"]
+
