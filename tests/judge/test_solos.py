@@ -218,3 +218,17 @@ def test_solos_both_heard_late_lie_on_the_group_line(render, cards, mode, number
     else:
         assert report.mistake is not None and report.mistake.slot.index == placed["slot"]
 
+
+def test_a_fifth_syllable_of_solo_1_is_no_solo_2(render):
+    # Pink noise at 10 dB (judge seed 94, case 048): the detector heard five syllables in
+    # solo 1, the last (its ZE's tail) 0.73 s after its start; that "solo 2" set a period
+    # half the solos', on which the real solo 2 and the group's words two beats on kept
+    # the beat, and solo 2 was "nothing heard". A syllable of solo 1 past a whole solo's
+    # count, run on without a pause or a word start, is now no solo 2.
+    report, truth = judged_case(
+        render, ["48", "05", "35", "02", "18"], "challenge-3", 5, "wrong_word@11",
+        {"period_s": 1.3210570397262837, "voices": 4, "snr_db": 10.0, "noise": "pink",
+         "jitter_ms": 10.897133022021098}, 440945672, ("Anna", "Ben", "Cem", "Mei"))
+    assert report.period_s == pytest.approx(solos_period_s(truth), rel=0.02)
+    assert all(v.verdict == "ok" for v in report.slots[:2])
+    assert report.mistake is not None and report.mistake.slot.index == 11
