@@ -72,6 +72,18 @@ FAR_RISE_FROM_ROOM_DB = 6.0   # ... starts at the last rise out of the room's so
                               # much past the line, whose dip lies within this of the room's
                               # level [dB] (a noise bump glued before the word leaves its dip
                               # 5-6 dB over the room: judge seed 77; solo 1 60-120 ms early)
+LATE_MIN_S = 0.15            # both solos heard this much [s] after the beats of the line of
+LATE_MAX_S = 0.5             # ... the group's first words (`_group_lines`), at most this much,
+LATE_AGREE_S = 0.08          # ... within this of each other [s], are heard late inside their
+                             # words: the lead says both alike, the detector loses as much of
+                             # each (pink or babble at 10 dB hid their first syllables: 250-410
+                             # ms late, the two within 30 ms; judge seeds 89, 94)
+LATE_OVER_ROOM_DB = 3.0      # ... the sound before where each was heard this far over the
+                             # room's [dB] (measured as `_unheard_solos_stand_out` does: the
+                             # lead's /m/ and first vowel in pink at 10 dB, 4-5 dB over it)
+LATE_WAIT_PERIODS = 2.0      # ... such a line awaited at most until the group's last word it
+                             # is fitted to would be due at this many times the pair's period
+                             # (a pair through a solo's later syllable: 0.6 times the solos')
 SOLO_2_AS_HEARD_S = 0.003    # solo 1 is timed by its last rise out of the room's sound only
                              # where solo 2's lies at most this after its heard onset [s]
                              # (one 2 ms hop: the detector timed solo 2 by that rise)
@@ -183,11 +195,12 @@ class SoloFinder:
                     - self._solo_word_a_beat_before(first, second - first) \
                     - self._solo_word_between(said_s, first, second) \
                     - inside_a_word - self._continues_solo_1(own, j, solo_syllables) \
+                    - self._past_solo_1_syllables(own, j, solo_syllables) \
                     - self._inside_earlier_solo(j, onsets, solo_syllables, after=i)
                 if score == SOLO_CONFIRM_WORDS and best is None and not waiting:
                     # the earliest pair that fits fully (no earlier one still undecided:
                     # a longer period is confirmed later)
-                    return self._take_pair(first, second)
+                    return self._taken(first, second, horizon, final)
                 if best is None or score > best[0] or (
                         score == best[0] and self._misfit_s(first, second)
                         < self._misfit_s(best[1], best[2]) - MISFIT_MARGIN_S):
@@ -205,10 +218,138 @@ class SoloFinder:
                     line_best[0] == best[0] and line_best[1] < best[1] - MIN_PERIOD_S)):
                 best = line_best
         if best is not None and (final or not waiting):
-            return self._take_pair(best[1], best[2])
+            return self._taken(best[1], best[2], horizon, final)
         if final:
             return self._solos_on_group_line()
         return None
+
+    def _taken(self, first: float, second: float, horizon: float, final: bool) -> Solos | None:
+        """The pair taken, or the group's line's solos where both were heard late in their words.
+
+        In pink or babble at 10 dB the detector may miss the first syllables of both solos
+        (the lead speaks alone, quieter than the group) and hear each a syllable or two late;
+        a pair of such onsets sets a grid as far late, which the group's first words may
+        still keep (a short period fitting them half-way: judge seed 89, case 140), or no
+        pair of them fits and one through a solo's later syllable does (seed 94, case 142).
+        Where the detector heard neither of the pair's solos whole (each short of a solo's
+        syllables, or not heard at all), the line of the group's first words is looked at
+        (`_late_heard_line`); where it shows both solos heard late inside their words, its
+        beats 0 and 1 are the solos. The group's words late or early against solos heard
+        right are its mistake, judged against the solos: that line is not taken, since
+        only the room sounds before solos heard right. Gives None while such a line may
+        still come.
+        The group speaks after the solos: where the line of the group's first words starts
+        at or before the pair's solo 1, the lead's solos went unheard and the pair is the
+        group's (babble at 10 dB over four voices: the lead alone stood 5-7 dB over it, the
+        group's first words were taken for the solos, a period of 0.78 s for 1.58 s, or four
+        beats late; judge seed 97). The solos are then taken from that line where they are
+        heard there (`_solos_on_group_line`).
+        """
+        on_line = self._solos_on_group_line(before_s=first + GROUP_LINE_AGREE_S)
+        if on_line is not None:
+            return on_line
+        if self._heard_whole(first) or self._heard_whole(second):
+            return self._take_solos(first, second)
+        line, pending = self._late_heard_line(first, second, horizon, final)
+        if pending:
+            return None
+        if line is None:
+            return self._take_solos(first, second)
+        a, b, group = line
+        solos = (a, a + b)
+        self.beats_kept[solos] = (len(group), tuple(group))
+        return self._take_solos(*solos)
+
+    def _heard_whole(self, onset_s: float) -> bool:
+        """Whether the detector heard a solo's syllables from `onset_s` on (not one short)."""
+        starts = [k for k, s in enumerate(self.hearing.syllables) if s.time_s == onset_s]
+        return bool(starts) and len(self._solo_syllables(starts[0])) >= \
+            expected_syllables(self.slots[0].expected)
+
+    def _late_heard_line(self, first: float, second: float, horizon: float, final: bool
+                         ) -> tuple[tuple[float, float, list[tuple[int, float]]] | None, bool]:
+        """The line of the group's first words, where both solos were heard late on it.
+
+        Of the lines `_group_lines` gives, the first at whose beats 0 and 1 the solos were
+        heard late by as much (`_heard_late_s`), once the group's words it was fitted to are
+        all due, where the sound between each beat and where the solo was heard stands out of
+        the room's (`_late_solos_stand_out`) and the recognizer hears the solo's word from
+        the beat (`_is_unheard_solo`): where the solos were heard right and the group's words
+        drift or keep late, only the room sounds before the heard solos. The pair (`first`,
+        `second` [s]) must lie off that line (else it is the line's already). Gives (line at
+        beat 0 [s], period [s], the group's words on it as (beat, onset [s])) or None, and
+        whether such a line may still come: while one is not yet due whole, or no line was
+        heard yet, up to the group's last such word's beat at `LATE_WAIT_PERIODS` times the
+        pair's period (in the benchmark's renders no solos waited for it: the pairs it looks
+        at are taken once the group's first words have been heard).
+        """
+        beats = self._group_beats(GROUP_LINE_SPAN)
+        if len(beats) < GROUP_LINE_WORDS:
+            return None, False
+        waiting = False
+        lines = 0
+        for group in self._group_lines():
+            lines += 1
+            a, b = fit_line([beat for beat, _ in group], [t for _, t in group], 0.0,
+                            prior_weight=0.0)
+            reach = CONFIRM_REACH * self.tolerances.off_beat_s(b)
+            if self._heard_late_s(a, b, reach) is None:
+                continue
+            if horizon < a + b * beats[-1] + reach and not final:
+                waiting = True  # (the line's last word may still be heard)
+                continue
+            if max(abs(first - a), abs(second - a - b)) <= GROUP_LINE_AGREE_S:
+                return None, False  # the pair lies on the group's line
+            if self._solos_heard_late(a, b, group, reach):
+                return (a, b, group), False
+        last_due_s = first + LATE_WAIT_PERIODS * (second - first) * beats[-1]
+        return None, (waiting or not lines) and horizon < last_due_s and not final
+
+    def _heard_late_s(self, a: float, b: float, reach_s: float) -> tuple[float, float] | None:
+        """How late the solos, due at `a` and `a` + `b` [s], were heard: where both were late alike.
+
+        At each beat the detector heard nothing from the group's reach (`reach_s`) before it to
+        `LATE_MIN_S` after it, and a syllable within `LATE_MAX_S` after it; the two as late
+        within `LATE_AGREE_S` (the lead says both solos alike). Gives the two [s] or None.
+        """
+        lates_s = []
+        for beat_s in (a, a + b):
+            heard = [s.time_s for s in self.hearing.syllables
+                     if beat_s - reach_s <= s.time_s < beat_s + LATE_MAX_S]
+            if not heard or heard[0] - beat_s < LATE_MIN_S:
+                return None
+            lates_s.append(heard[0] - beat_s)
+        if abs(lates_s[0] - lates_s[1]) > LATE_AGREE_S:
+            return None
+        return lates_s[0], lates_s[1]
+
+    def _solos_heard_late(self, a: float, b: float, group: list[tuple[int, float]],
+                          reach_s: float) -> bool:
+        """Whether both solos, due at `a` and `a` + `b` [s], were heard late inside their words."""
+        lates_s = self._heard_late_s(a, b, reach_s)
+        points = [(0, a), (1, a + b), *group]
+        return lates_s is not None and \
+            self._late_solos_stand_out((a, a + b), lates_s, reach_s) and \
+            all(self._is_unheard_solo(onset_s, next_s, reach_s)
+                for (_, onset_s), (_, next_s) in zip(points[:2], points[1:]))
+
+    def _late_solos_stand_out(self, solos_s: tuple[float, float], lates_s: tuple[float, float],
+                              reach_s: float) -> bool:
+        """Whether the sound from each solo's beat to where it was heard stands out of the room.
+
+        The room is what sounded before solo 1's beat (as `_unheard_solos_stand_out` measures
+        it); each stretch's louder frames must reach `LATE_OVER_ROOM_DB` over the room's.
+        """
+        room_end_s = solos_s[0] - reach_s
+        room_start_s = max(0.0, room_end_s - ROOM_S)
+        if room_end_s - room_start_s < ROOM_MIN_S:
+            return False  # (the room before the lead is unknown)
+        room_db = self.hearing.loud_level_db(room_start_s, room_end_s, LOUD_PERCENTILE)
+        for beat_s, late_s in zip(solos_s, lates_s):
+            word_db = self.hearing.loud_level_db(beat_s, beat_s + late_s, LOUD_PERCENTILE)
+            if room_db is None or word_db is None or word_db < room_db + LATE_OVER_ROOM_DB:
+                return False
+        return True
 
     def _best_line_pair(self, firsts: list[tuple[float, float]], horizon: float, final: bool
                         ) -> tuple[tuple[int, float, float] | None, bool]:
@@ -389,6 +530,21 @@ class SoloFinder:
                 return 1
             break  # the nearest word start before is the one the syllable could belong to
         return 0
+
+    def _past_solo_1_syllables(self, first_own: list[float], j: int, solo_syllables: int) -> int:
+        """1 when a solo 2 at syllable j is a lone syllable of solo 1 past a whole solo's count.
+
+        Solo 1's own syllables (`first_own` [s]) run on without a pause or a word start to
+        it, after `solo_syllables` of them, and no syllable of its own follows it before the
+        next word start or pause: the detector split one of solo 1's syllables, or heard its
+        tail as one more, and that "solo 2" set a period half the solos' which the real solo
+        2, taken for the group's first word, kept (pink at 10 dB, judge seed 94). A solo 2
+        said right after solo 1 at a short beat, whose start the reverb hid, runs on with
+        its own syllables (judge seed 13: 0.35 s after solo 1's fourth, at a 0.9 s beat).
+        """
+        syllable = self.hearing.syllables[j]
+        return int(not syllable.starts_word and syllable.time_s in first_own[solo_syllables:]
+                   and len(self._solo_syllables(j)) == 1)
 
     def _continues_solo_1(self, first_own: list[float], j: int, solo_syllables: int) -> int:
         """1 when a solo 2 at syllable j is the rest of solo 1 (own syllables `first_own` [s]).
@@ -724,19 +880,6 @@ class SoloFinder:
             if max(abs(t - a - b * beat) for beat, t in points) <= GROUP_LINE_AGREE_S:
                 return points
         return None
-
-    def _take_pair(self, first: float, second: float) -> Solos:
-        """The heard pair's solos, unless the group's first words were heard before it.
-
-        The group speaks after the solos: where the line of the group's first words starts
-        at or before the pair's solo 1, the lead's solos went unheard and the pair is the
-        group's (babble at 10 dB over four voices: the lead alone stood 5-7 dB over it, the
-        group's first words were taken for the solos, a period of 0.78 s for 1.58 s, or four
-        beats late; judge seed 97). Its solos are taken from that line where they are heard
-        there (`_solos_on_group_line`).
-        """
-        return self._solos_on_group_line(before_s=first + GROUP_LINE_AGREE_S) or \
-            self._take_solos(first, second)
 
     def _solos_on_group_line(self, before_s: float = np.inf) -> Solos | None:
         """The solos on the line of the group's first words, where no pair of heard ones was found.

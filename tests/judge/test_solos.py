@@ -178,6 +178,47 @@ def test_solos_the_detector_did_not_hear_lie_on_the_group_line(render, cards, mo
             placed.get("drift_exceeds_15pct_from_slot", placed["slot"])
 
 
+SOLOS_HEARD_LATE = [
+    # Pink noise at 10 dB (judge seed 89, case 140): the detector heard both solos only at
+    # a later syllable, 260-290 ms late (solo 1's first heard onset at its ZE); the pair of
+    # solo 1's KAT and solo 2's ZE set a period 7% short, which the group's first words kept
+    # half-way, and the whole performance was judged on that grid.
+    pytest.param(
+        ["29", "14", "16"], "challenge-7", 1, "off_beat@5",
+        {"period_s": 1.5172776335043954, "voices": 4, "snr_db": 10.0, "noise": "pink",
+         "jitter_ms": 5.007042731009097}, 116861998, ("Anna", "Ben"),
+        id="both-solos-heard-late-in-pink-noise"),
+    # Babble at 10 dB (judge seed 94, case 142, clean): both solos heard 370-410 ms late;
+    # solo 1 and solo 2's KAT, taken for the group's first word, set a period of 0.91 s
+    # against 1.54 s, and solo 2 was "BAM".
+    pytest.param(
+        ["20", "32", "24", "06"], "challenge-4", 4, None,
+        {"period_s": 1.5593840391891765, "voices": 3, "snr_db": 10.0, "noise": "babble",
+         "jitter_ms": 19.25000968985318}, 413114185, ("Anna", "Ben", "Cem", "Mei"),
+        id="both-solos-heard-late-in-babble"),
+]
+
+
+@pytest.mark.parametrize("cards, mode, number, mistake, options, seed, players",
+                         SOLOS_HEARD_LATE)
+def test_solos_both_heard_late_lie_on_the_group_line(render, cards, mode, number, mistake,
+                                                     options, seed, players):
+    # Both solos heard as late, the sound before each standing out of the room: their
+    # beats are where the line of the group's first words puts them.
+    report, truth = judged_case(render, cards, mode, number, mistake, options, seed, players)
+    # (the line through the group's words, two to five beats on, is 1-3% off at the solos)
+    assert report.period_s == pytest.approx(solos_period_s(truth), rel=0.03)
+    solos = report.slots[:2]
+    assert all(v.verdict == "ok" for v in solos)
+    assert all(abs(v.heard_onset_s - st["word_onset_s"]) < 0.06
+               for v, st in zip(solos, truth["slots"][:2]))
+    placed = truth["mistake"]
+    if placed is None:
+        assert report.mistake is None, report.to_json()["mistake"]
+    else:
+        assert report.mistake is not None and report.mistake.slot.index == placed["slot"]
+
+
 GROUP_WORDS_TAKEN_FOR_SOLOS = [
     # Babble at 10 dB over four voices (judge seed 97, case 140): the lead alone stood 5-7 dB
     # over the babble and the detector heard nothing of either solo, nor of anything before
@@ -219,6 +260,21 @@ def test_a_pair_heard_after_the_groups_first_word_is_not_the_solos(
         assert report.mistake is None, report.to_json()["mistake"]
     else:
         assert report.mistake is not None and report.mistake.slot.index == placed["slot"]
+
+
+def test_a_fifth_syllable_of_solo_1_is_no_solo_2(render):
+    # Pink noise at 10 dB (judge seed 94, case 048): the detector heard five syllables in
+    # solo 1, the last (its ZE's tail) 0.73 s after its start; that "solo 2" set a period
+    # half the solos', on which the real solo 2 and the group's words two beats on kept
+    # the beat, and solo 2 was "nothing heard". A syllable of solo 1 past a whole solo's
+    # count, run on without a pause or a word start, is now no solo 2.
+    report, truth = judged_case(
+        render, ["48", "05", "35", "02", "18"], "challenge-3", 5, "wrong_word@11",
+        {"period_s": 1.3210570397262837, "voices": 4, "snr_db": 10.0, "noise": "pink",
+         "jitter_ms": 10.897133022021098}, 440945672, ("Anna", "Ben", "Cem", "Mei"))
+    assert report.period_s == pytest.approx(solos_period_s(truth), rel=0.02)
+    assert all(v.verdict == "ok" for v in report.slots[:2])
+    assert report.mistake is not None and report.mistake.slot.index == 11
 
 
 def test_solo_2_right_after_solo_1_is_not_one_of_solo_1s_syllables(render):
