@@ -1428,6 +1428,7 @@ class OnsetDetector:
                     >= c.rattle_dip_db)
         self._last_was_percussion = decayed or tonal or rattling
         if decayed or tonal or rattling:
+            self._withdraw_peak_since(onset["fired_hop"])
             events.append(Onset(time_s=onset["time_s"], strength=onset["strength"],
                                 kind=OnsetKind.PERCUSSION,
                                 detected_s=self._time_of_hop(self._hop)))
@@ -1437,6 +1438,20 @@ class OnsetDetector:
             self._last_onset_hop = -(10**9)
         else:
             self._emit_syllable(onset, events)
+
+    def _withdraw_peak_since(self, fired_hop: int) -> None:
+        """Take a hit's peak back out of the speaker level (`_resolve_pending`).
+
+        Its dip may come before it is judged a hit, and its peak taught the level as a
+        syllable's would: a dice roll in a silent slot, ten hits 20-30 dB under the
+        words, sank the level and with it the silence threshold, and a word's tail no
+        longer counted as silence before the next word (judge seed 94). Only foreground
+        syllables tell the speakers' level. (The first peak heard stays: with none
+        left, no level would gate the stream.)
+        """
+        if len(self._peaks) > 1 and self._peaks[-1][0] >= fired_hop:
+            self._peaks.pop()
+            self._update_speaker_level()
 
     def _strongest_lines(self) -> tuple[tuple[np.ndarray, np.ndarray],
                                         tuple[np.ndarray, np.ndarray]]:

@@ -1118,3 +1118,29 @@ def test_a_quiet_word_in_a_quiet_room_starts_a_word(library):
     starts_s = [e.time_s for e in detect(samples, SR)
                 if isinstance(e, Onset) and e.starts_word]
     assert min(abs(t - quiet["word_onset_s"]) for t in starts_s) <= 0.02
+
+
+def test_a_word_after_a_dice_roll_and_a_close_word_starts_a_word(library):
+    """A dice roll's hits do not teach the speaker level: a word 0.11 s after a tail starts a word.
+
+    A dice roll in a silent slot fired ten hits (decision 54 let those far over the room's
+    top fire); their peaks, 20-30 dB under the words, taught the speaker level as syllables'
+    would and sank it by 18 dB, and with it the silence threshold. A WUIKKIWUIKKI's tail then
+    no longer counted as silence, and the early SHH right after it was taken for a fifth
+    syllable of the word (judge --seed 94, case 113).
+    """
+    from beattrainer.mzkz.sequence import Mode, compile_performance
+    from beattrainer.synth.render import Mistake, RenderOptions, render_performance
+
+    perf = compile_performance(["38", "15", "03", "41"], Mode.parse("highscore"),
+                               players=("Anna", "Ben", "Cem", "Mei"))
+    options = RenderOptions(period_s=1.254527248394449, voices=2, snr_db=None, noise="pink",
+                            jitter_ms=2.0759153081205506, split="test",
+                            mistake=Mistake("off_beat", 11), seed=238651439)
+    samples, _, truth = render_performance(perf, library, np.random.default_rng(238651439),
+                                           options)
+    shh = truth["slots"][11]
+    assert shh["placed"]["label"] == "SHH" and truth["mistake"]["kind"] == "off_beat"
+    starts_s = [e.time_s for e in detect(samples, SR)
+                if isinstance(e, Onset) and e.starts_word]
+    assert min(abs(t - shh["word_onset_s"]) for t in starts_s) <= 0.02
