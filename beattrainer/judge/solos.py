@@ -224,8 +224,14 @@ class SoloFinder:
         return None
 
     def _taken(self, first: float, second: float, horizon: float, final: bool) -> Solos | None:
-        """The pair taken, or the group's line's solos where both were heard late in their words.
+        """The pair taken, or the group's line's solos where the pair is not the lead's solos.
 
+        The group speaks after the solos: where the line of the group's first words starts
+        at or before the pair's solo 1, the lead's solos went unheard and the pair is the
+        group's (babble at 10 dB over four voices: the lead alone stood 5-7 dB over it, the
+        group's first words were taken for the solos, a period of 0.78 s for 1.58 s, or four
+        beats late; judge seed 97). The solos are then taken from that line where they are
+        heard there (`_solos_on_group_line`).
         In pink or babble at 10 dB the detector may miss the first syllables of both solos
         (the lead speaks alone, quieter than the group) and hear each a syllable or two late;
         a pair of such onsets sets a grid as far late, which the group's first words may
@@ -238,12 +244,6 @@ class SoloFinder:
         right are its mistake, judged against the solos: that line is not taken, since
         only the room sounds before solos heard right. Gives None while such a line may
         still come.
-        The group speaks after the solos: where the line of the group's first words starts
-        at or before the pair's solo 1, the lead's solos went unheard and the pair is the
-        group's (babble at 10 dB over four voices: the lead alone stood 5-7 dB over it, the
-        group's first words were taken for the solos, a period of 0.78 s for 1.58 s, or four
-        beats late; judge seed 97). The solos are then taken from that line where they are
-        heard there (`_solos_on_group_line`).
         """
         on_line = self._solos_on_group_line(before_s=first + GROUP_LINE_AGREE_S)
         if on_line is not None:
