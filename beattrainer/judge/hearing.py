@@ -253,6 +253,10 @@ class Hearing:
         return peak_level_db(self.samples(onset_s - ONSET_LEVEL_S, onset_s),
                              int(LEVEL_FRAME_S * self.sr))
 
+    def rises_over_before(self, onset_s: float, rise_db: float) -> bool:
+        """Whether the sound starting at `onset_s` rises `rise_db` over the sound just before it."""
+        return self.onset_level_db(onset_s) >= self.level_before_db(onset_s) + rise_db
+
     def loud_level_db(self, start_s: float, end_s: float, percentile: float) -> float | None:
         """How loud the louder part of a stretch is: a percentile of its `LEVEL_FRAME_S` frames.
 

@@ -701,8 +701,7 @@ class Referee:
 
     def _rises_out_of_quiet(self, onset_s: float, rise_db: float = WORD_RISE_DB) -> bool:
         """Whether the sound starting at `onset_s` rises `rise_db` over the sound before it."""
-        return self.hearing.onset_level_db(onset_s) >= \
-            self.hearing.level_before_db(onset_s) + rise_db
+        return self.hearing.rises_over_before(onset_s, rise_db)
 
     def _hit_follows(self, slot: Slot) -> bool:
         """Whether the slot after `slot` is a kiss or a squeak."""

@@ -953,15 +953,11 @@ class SoloFinder:
         own = [self.hearing.syllables[i].time_s]
         for s in self.hearing.syllables[i + 1:]:
             if s.starts_word or s.time_s - own[-1] > SOLO_MAX_GAP_S or \
-                    s.time_s > own[0] + SOLO_CHECK_S or self._rises_out_of_quiet(s.time_s):
+                    s.time_s > own[0] + SOLO_CHECK_S or \
+                    self.hearing.rises_over_before(s.time_s, NEW_WORD_RISE_DB):
                 break
             own.append(s.time_s)
         return own
-
-    def _rises_out_of_quiet(self, onset_s: float) -> bool:
-        """Whether a syllable rises `NEW_WORD_RISE_DB` over the sound just before it."""
-        return self.hearing.onset_level_db(onset_s) >= \
-            self.hearing.level_before_db(onset_s) + NEW_WORD_RISE_DB
 
     @staticmethod
     def _solo_end(onsets: list[float], i: int, syllables: int) -> float:
