@@ -557,6 +557,7 @@ class OnsetDetector:
         self._armed = True
         self._valley_db = float("inf")
         self._valley_hop = 0
+        self._peak_since_valley_db = float("-inf")  # the highest level since the valley
         self._syllable_peak_db = float("-inf")
         self._peak_passed_gate = False  # the syllable sounding reached the gate as it stood
         self._word_peak_db = float("-inf")
@@ -790,7 +791,7 @@ class OnsetDetector:
             if window and e - min(window) >= c.rise_db:
                 k = int(np.argmin(window))
                 self._armed, surge = True, True
-                self._valley_db, self._valley_hop = window[k], hop - len(window) + k
+                self._set_valley(window[k], hop - len(window) + k)
         hit = False
         if self._burst is None and self._in_room:
             # (a dip that re-armed in the tail leaves the onset to the vowel's rise, up
@@ -806,7 +807,7 @@ class OnsetDetector:
                 # a consonant's burst in the room's tail, and its vowel rising after it:
                 # no dip re-armed, and the vowel comes too late to place the syllable
                 self._armed = True
-                self._valley_db, self._valley_hop = burst_db, int(burst_hop)
+                self._set_valley(burst_db, int(burst_hop))
                 self._try_fire(e, events, from_burst=True)
                 return
         if not self._armed and self._hit_rise():
@@ -815,7 +816,7 @@ class OnsetDetector:
             window = list(self._recent)[-self._hit_hops - 1:-1]
             k = int(np.argmin(window))
             self._armed, surge, hit = True, True, True
-            self._valley_db, self._valley_hop = window[k], hop - len(window) + k
+            self._set_valley(window[k], hop - len(window) + k)
         if not self._armed:
             self._syllable_peak_db = max(self._syllable_peak_db, e)
             # (the gate moves with the room: the sound since the last onset stays under
@@ -831,14 +832,29 @@ class OnsetDetector:
                     self._speaker_heard = True
                     self._update_speaker_level()
                 self._armed = True
-                self._valley_db, self._valley_hop = e, hop
+                self._set_valley(e, hop)
             return
         if e < self._valley_db:
-            self._valley_db, self._valley_hop = e, hop
+            self._set_valley(e, hop)
+        elif e > self._peak_since_valley_db:
+            self._peak_since_valley_db = e
+        elif (self._peak_since_valley_db - self._valley_db >= c.rise_db
+              and e <= self._peak_since_valley_db - c.dip_db):
+            # a syllable rose and sank again under the gate while armed (the last of a
+            # long high MIEZEKATZE, under its loud word's syllable gate): the next rise
+            # is measured, and its start traced, from the dip after it, not from the
+            # valley before it (WUIKKIWUIKKI right after it was placed on that valley,
+            # 210 ms early, and its own start went unheard)
+            self._set_valley(e, hop)
         if hop - self._last_onset_hop < self._min_ioi_hops and not surge:
             return
         if (hit or e - self._valley_db >= c.rise_db) and e >= c.on_db:
             self._try_fire(e, events, hit)
+
+    def _set_valley(self, level_db: float, hop: int) -> None:
+        """The lowest point a rise is measured (and its start traced) from."""
+        self._valley_db, self._valley_hop = level_db, hop
+        self._peak_since_valley_db = level_db
 
     def _rises_into_foreground(self, e: float) -> bool:
         """Whether `e` rises out of a background syllable still sounding (see `_step`).
@@ -1434,7 +1450,7 @@ class OnsetDetector:
                                 detected_s=self._time_of_hop(self._hop)))
             # a percussive hit is no syllable: let the next rise fire freely
             self._armed = True
-            self._valley_db, self._valley_hop = self._recent[-1], self._hop
+            self._set_valley(self._recent[-1], self._hop)
             self._last_onset_hop = -(10**9)
         else:
             self._emit_syllable(onset, events)

@@ -5,6 +5,7 @@ voices, judged end to end.
 """
 from __future__ import annotations
 
+from beattrainer.mzkz.model import Modifier
 from tests.judge.test_referee import judge
 
 
@@ -43,3 +44,23 @@ def test_the_word_befores_second_syllable_does_not_start_the_next_word(render):
                   if "MIAU" in prev.slot.expected.labels and v.heard_onset_s is not None]
     assert after_miau and all(abs(v.heard_onset_s - st["word_onset_s"]) < 0.03
                               for v, st in after_miau)
+
+
+def test_a_word_glued_after_a_long_high_one_is_heard_from_its_own_start(render):
+    # A high MIEZEKATZE is long and loud: at a 0.91 s beat its last ZE ran into the next
+    # slot's WUIKKIWUIKKI with no gap. ZE rose and sank again under the loud word's
+    # syllable gate without firing; WUI's rise was then measured from the valley before ZE,
+    # its start traced back there, 210 ms early, and its own start went unheard. The clean
+    # performance failed: "WUIKKIWUIKKI was due, DING DONG was heard" (judge --seed 98,
+    # case 082). The dip after the unfired ZE is where WUI's rise starts.
+    perf, samples, sr, truth = render(
+        ["14", "28", "46", "48", "38"], "challenge-4", 5, None, 543205419,
+        ("Anna", "Ben", "Cem", "Mei"), split="test", period_s=0.9058249830613726, voices=2,
+        snr_db=20.0, noise="pink", reverb=True, jitter_ms=13.027697614485344)
+    report = judge(perf, samples)
+    assert report.mistake is None, report.to_json()["mistake"]
+    after_high = [(v, st) for v, prev, st in zip(report.slots[1:], report.slots,
+                                                 truth["slots"][1:])
+                  if prev.slot.expected.modifier is Modifier.HIGH]
+    assert after_high and all(v.heard is not None and v.heard.label == st["placed"]["label"]
+                              for v, st in after_high)
