@@ -370,8 +370,6 @@ class GroupProfile:
     pitch_low_hz : float or None, the lowest voices' pitch [Hz]
     lead_alone : bool, the reference is the lead's solos, and the slot judged
         against it is the whole group's (see `reference_profile`)
-    word_s : float or None, how long the performers' own plain MIEZEKATZEs last [s]
-        (see `slow_reference_s`)
     """
 
     level_db: float
@@ -380,7 +378,6 @@ class GroupProfile:
     floor_db: float | None = None
     pitch_low_hz: float | None = None
     lead_alone: bool = False
-    word_s: float | None = None
 
     @classmethod
     def from_acoustics(cls, solos: list[SlotAcoustics]) -> GroupProfile:
@@ -400,13 +397,10 @@ class GroupProfile:
 
 
 REFERENCE_SLOTS = 5  # the group's normal voice: its last few normal words
-SLOW_WORD = "MIEZEKATZE"  # the one word said slow
 
 
 def reference_profile(normal: list[tuple[int | None, SlotAcoustics]], performer: int | None,
-                      group: GroupProfile | None,
-                      normal_words_s: list[tuple[int | None, float]] = ()
-                      ) -> GroupProfile | None:
+                      group: GroupProfile | None) -> GroupProfile | None:
     """The normal voice a slot's quiet, loud and high are judged against.
 
     `normal` holds (performer, acoustics) of the words heard said normally so
@@ -417,17 +411,13 @@ def reference_profile(normal: list[tuple[int | None, SlotAcoustics]], performer:
     (`performer` None) but only single players were heard so far (the lead's
     solos), the profile is marked `lead_alone`: one voice against several,
     whose normal word is up to 6 dB louder (four voices) and whose pitch is a
-    mixture. `normal_words_s` holds (performer, duration) of the plain MIEZEKATZEs among
-    the normal words: the same performers' last few give `word_s`.
+    mixture.
     """
-    words_s = [d for who, d in normal_words_s if who == performer][-REFERENCE_SLOTS:] or \
-        [d for _, d in normal_words_s][-REFERENCE_SLOTS:]
-    word_s = float(np.median(words_s)) if words_s else None
     mine = [a for who, a in normal if who == performer][-REFERENCE_SLOTS:]
     recent = mine or [a for _, a in normal][-REFERENCE_SLOTS:]
     lead_alone = performer is None and not mine
     if not recent:
-        return replace(group, lead_alone=lead_alone, word_s=word_s) if group else None
+        return replace(group, lead_alone=lead_alone) if group else None
     pitches = [a.pitch_hz for a in recent if a.pitch_hz]
     pitch = float(np.median(pitches)) if pitches else (group.pitch_hz if group else None)
     lows = [a.pitch_low_hz for a in recent if a.pitch_low_hz]
@@ -440,7 +430,6 @@ def reference_profile(normal: list[tuple[int | None, SlotAcoustics]], performer:
             [a.duration_s for a in recent])),
         floor_db=group.floor_db if group else None,
         lead_alone=lead_alone,
-        word_s=word_s,
     )
 
 
@@ -458,29 +447,13 @@ def dynamics_scores(acoustics: SlotAcoustics, group: GroupProfile) -> dict[str, 
     scores = {
         "quiet": _logistic((-level_change - QUIET_BELOW_DB) / 1.5),
         "loud": _logistic((level_change - LOUD_ABOVE_DB) / 1.0),
-        "slow": _logistic((acoustics.duration_s / max(slow_reference_s(group), 0.05)
+        "slow": _logistic((acoustics.duration_s / max(group.duration_s, 0.05)
                            - SLOW_LONGER_RATIO) / 0.08),
         "whisper": whisper_score(acoustics),
     }
     scores["high"] = _logistic((pitch_rise_semitones(acoustics, group) - HIGH_ABOVE_SEMITONES)
                                / 0.7)
     return scores
-
-
-def slow_reference_s(group: GroupProfile) -> float:
-    """How long the normal MIEZEKATZE lasts that a slow one is longer than [s].
-
-    The solos' (`duration_s`), or the group's own plain MIEZEKATZEs where those are
-    shorter: a lead who draws the solos out (en-andy's took 1.1-1.3 s) against a group
-    whose words took 0.8-0.9 s made a slow MIEZEKATZE of 1.9 s too short to be slow (judge
-    seed 98, case 046). Where the group's words are longer (voices out of step), the solos
-    stay the measure. Against its own plain words, a group saying a plain word where a
-    slow one is due is still heard plain; and a plain word heard slow where a plain
-    one is due costs nothing (`vocabulary.acceptable`).
-    """
-    if group.word_s is None:
-        return group.duration_s
-    return min(group.duration_s, group.word_s)
 
 
 def pitch_rise_semitones(acoustics: SlotAcoustics, group: GroupProfile) -> float:

@@ -15,7 +15,6 @@ import numpy as np
 
 from beattrainer.recognize.acoustic import (
     REFERENCE_SLOTS,
-    SLOW_WORD,
     GroupProfile,
     SlotAcoustics,
     describe_slot,
@@ -173,8 +172,6 @@ class SlotRecognizer:
         self._floor_db: float | None = None
         # (performer, acoustics) of accepted plain words, the last few per performer
         self._normal: list[tuple[int | None, SlotAcoustics]] = []
-        # (performer, duration [s]) of the plain MIEZEKATZEs among them: what slow is longer than
-        self._normal_words_s: list[tuple[int | None, float]] = []
         # the group's word -> how often the speech backend named what, where it was due
         self._speech_names: dict[str, Counter] = {}
         self._ctx: SlotContext | None = None
@@ -273,14 +270,14 @@ class SlotRecognizer:
         stay what they were. The speech decoder is not asked: on the judge benchmark it changed no
         verdict and cost half the referee's CPU time.
         """
-        floor_db, normal, words_s = self._floor_db, list(self._normal), list(self._normal_words_s)
+        floor_db, normal = self._floor_db, list(self._normal)
         try:
             samples = np.asarray(samples, dtype=np.float32).reshape(-1)
             samples = np.nan_to_num(samples[:int(MAX_SLOT_S * SAMPLE_RATE)], nan=0.0,
                                     posinf=1.0, neginf=-1.0)
             return self.judge(self._analyse(samples, ctx.group, None), ctx)
         finally:
-            self._floor_db, self._normal, self._normal_words_s = floor_db, normal, words_s
+            self._floor_db, self._normal = floor_db, normal
 
     # ------------------------------------------------------------ learning
 
@@ -407,7 +404,7 @@ class SlotRecognizer:
         normal words are the reference once there are any: in a solo round a
         male voice's high word is no higher than a female voice's normal one.
         """
-        return reference_profile(self._normal, performer, group, self._normal_words_s)
+        return reference_profile(self._normal, performer, group)
 
     def _remember_normal(self, acoustics: SlotAcoustics, ctx: SlotContext, heard: Heard) -> None:
         """Keep a slot as the group's normal voice when a plain word was due and heard so."""
@@ -424,12 +421,9 @@ class SlotRecognizer:
                 and sound_class(item.label) == "voice" and is_speech(item.label)
                 and item.label != "SHH"):
             self._normal.append((ctx.performer, acoustics))
-            if item.label == SLOW_WORD:
-                self._normal_words_s.append((ctx.performer, acoustics.duration_s))
-            for kept in (self._normal, self._normal_words_s):
-                mine = [i for i, (who, _) in enumerate(kept) if who == ctx.performer]
-                if len(mine) > REFERENCE_SLOTS:
-                    del kept[mine[0]]
+            mine = [i for i, (who, _) in enumerate(self._normal) if who == ctx.performer]
+            if len(mine) > REFERENCE_SLOTS:
+                del self._normal[mine[0]]
 
     def _remember_speech_name(self, speech, ctx: SlotContext, heard: Heard) -> None:
         """Count the speech backend's word in a slot where a word was due and heard plain."""

@@ -148,21 +148,3 @@ def test_a_rendered_high_word_is_high_even_when_louder(recognizer, make_slot, gr
     # higher and 7 dB louder may show as either
     plain = recognizer.recognize(slot, SlotContext(expected="MIEZEKATZE", group=group))
     assert plain.accepted and plain.label in ("MIEZEKATZE/high", "MIEZEKATZE/loud")
-
-
-def test_slow_is_longer_than_the_groups_own_plain_word(render):
-    # en-andy led with solos of 1.1-1.3 s; the group's own plain MIEZEKATZEs took 0.8-0.9 s,
-    # and its slow one (card 10, a free-timing card at a 2.4 s beat) 1.9 s: against the
-    # solos too short to be slow, and the clean performance failed "MIEZEKATZE (slow) was
-    # due, MIEZEKATZE was heard" (judge --seed 98, case 046). Slow is judged against the
-    # shorter of the solos and the group's own plain words.
-    from tests.judge.test_referee import judge
-    perf, samples, sr, truth = render(
-        ["24", "10", "48"], "challenge-7", 1, None, 988610293, ("Anna", "Ben", "Cem", "Mei"),
-        split="test", period_s=2.4145878356694834, voices=3, snr_db=30.0, noise="babble",
-        jitter_ms=3.372172862951366)
-    report = judge(perf, samples)
-    assert report.mistake is None, report.to_json()["mistake"]
-    slow = [v for v in report.slots if v.slot.expected.modifier is Modifier.SLOW]
-    assert len(slow) == 3
-    assert all(v.verdict == "ok" and v.heard.label == "MIEZEKATZE/slow" for v in slow)
