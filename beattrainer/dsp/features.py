@@ -221,7 +221,8 @@ class MovingAverage:
     The last hops before a block stay in front of it in one buffer: a block's
     hops are written behind them, the average is a sum of shifted slices of
     the buffer, and the hops the next block needs move to the front (no array
-    is joined or cut anew each block: numpy's call overhead is the cost here).
+    is joined or cut anew each block: numpy's call overhead is the cost here;
+    the slices are views kept while blocks keep their size).
 
     Parameters
     ----------
@@ -232,6 +233,8 @@ class MovingAverage:
     def __init__(self, history: np.ndarray) -> None:
         self._k = len(history)
         self._buffer = np.array(history, dtype=float)  # the k hops before, then the block
+        self._layout: tuple | None = None  # (block hops, column widths) the views are for
+        self._views: tuple = ()
 
     def update(self, *columns: np.ndarray) -> np.ndarray:
         """The average at each hop of a block, given as arrays side by side.
@@ -245,22 +248,34 @@ class MovingAverage:
         -------
         np.ndarray, shape (n_hops, n_columns)
         """
-        k, n = self._k, len(columns[0])
-        if len(self._buffer) != k + n:  # (a block of another size)
+        k = self._k
+        layout = (len(columns[0]), tuple(values.shape[1] for values in columns))
+        if layout != self._layout:  # (a block of another size)
+            self._lay_out(layout)
+        block, lagged, front, back = self._views
+        if len(columns) == 1:
+            block[...] = columns[0]
+        else:
+            np.concatenate(columns, axis=1, out=block)
+        # fixed summation order, newest to oldest: identical for any block split
+        total = block + lagged[0] if k else block.copy()
+        for values in lagged[1:]:
+            total += values
+        front[...] = back  # the last k hops (overlapping: numpy copies safely)
+        total /= k + 1
+        return total
+
+    def _lay_out(self, layout: tuple) -> None:
+        """Size the buffer for blocks of `layout[0]` hops, and take the views on it."""
+        k, n = self._k, layout[0]
+        if len(self._buffer) != k + n:
             buffer = np.empty((k + n, self._buffer.shape[1]))
             buffer[:k] = self._buffer[:k]
             self._buffer = buffer
         buffer = self._buffer
-        column = 0
-        for values in columns:
-            buffer[k:, column:column + values.shape[1]] = values
-            column += values.shape[1]
-        total = buffer[k:].copy()
-        for lag in range(1, k + 1):  # fixed summation order: identical for any block split
-            total += buffer[k - lag : k + n - lag]
-        buffer[:k] = buffer[n:]  # the last k hops (overlapping: numpy copies safely)
-        total /= k + 1
-        return total
+        self._views = (buffer[k:], [buffer[k - lag: k + n - lag] for lag in range(1, k + 1)],
+                       buffer[:k], buffer[n:])
+        self._layout = layout
 
 
 class MinimumFloor:
@@ -334,27 +349,68 @@ class MinimumFloor:
         out = np.empty_like(levels_db)
         start = 0
         while start < len(levels_db):
-            stop = min(len(levels_db), start + self.chunk_hops - self._position)
-            first_row = 1 + self._position
-            self._position += stop - start
-            self._rows[first_row:1 + self._position] = levels_db[start:stop]
+            stop, first_row = self._take_hops(levels_db, start)
             if self._done_min is not None:
                 out[start:stop] = self._done_min
             else:
-                # running sums row after row (add.accumulate adds in order: the same sums
-                # for any split of the stream)
-                sums = np.add.accumulate(self._rows[:1 + self._position])[first_row:]
-                out[start:stop] = sums / np.arange(first_row, 1 + self._position)[:, None]
-            if self._position == self.chunk_hops:
-                mean = np.add.accumulate(self._rows)[-1] / self.chunk_hops
-                self._chunk_means = np.concatenate((self._chunk_means,
-                                                    mean[None, :]))[-self._n_chunks:]
-                if not self._heard:
-                    self._forget_leading_silence()
-                self._done_min = self._chunk_means.min(axis=0)
-                self._position = 0
+                out[start:stop] = self._running_means(first_row)
+            self._complete_chunk()
             start = stop
         return out
+
+    def update_segments(self, levels_db: np.ndarray) -> list:
+        """`update`'s floor as stretches of hops with the same floor: [(row, n_hops), ...].
+
+        The floor changes only as a chunk completes (before the first one, at every
+        hop), so a block's floor is one or two rows: a caller converting it (to power,
+        `noise_power`) need convert only those. `row` has shape (n_bands,); while the
+        floor stays the same it is the same array object, from one call to the next
+        (a caller may keep what it made of it). Stacked, each row repeated for its
+        hops, they are `update(levels_db)`, the same numbers.
+        """
+        segments = []
+        start = 0
+        while start < len(levels_db):
+            stop, first_row = self._take_hops(levels_db, start)
+            if self._done_min is not None:
+                segments.append((self._done_min, stop - start))
+            else:
+                segments.extend((row, 1) for row in self._running_means(first_row))
+            self._complete_chunk()
+            start = stop
+        return segments
+
+    def _take_hops(self, levels_db: np.ndarray, start: int) -> tuple[int, int]:
+        """Take in the hops from `start` up to the chunk's end (or the block's).
+
+        Returns (stop, first_row): the block's hop after them, and the chunk row of
+        the first (row 0 is the running sum's zero).
+        """
+        stop = min(len(levels_db), start + self.chunk_hops - self._position)
+        first_row = 1 + self._position
+        self._position += stop - start
+        self._rows[first_row:1 + self._position] = levels_db[start:stop]
+        return stop, first_row
+
+    def _running_means(self, first_row: int) -> np.ndarray:
+        """Before the first chunk completes: the mean of the hops so far, at each hop taken in.
+
+        Running sums row after row (add.accumulate adds in order: the same sums for any
+        split of the stream).
+        """
+        sums = np.add.accumulate(self._rows[:1 + self._position])[first_row:]
+        return sums / np.arange(first_row, 1 + self._position)[:, None]
+
+    def _complete_chunk(self) -> None:
+        """If the chunk is complete: its mean joins the window, and the floor is their minimum."""
+        if self._position < self.chunk_hops:
+            return
+        mean = np.add.accumulate(self._rows)[-1] / self.chunk_hops
+        self._chunk_means = np.concatenate((self._chunk_means, mean[None, :]))[-self._n_chunks:]
+        if not self._heard:
+            self._forget_leading_silence()
+        self._done_min = self._chunk_means.min(axis=0)  # (a new array: see update_segments)
+        self._position = 0
 
 
 def excess_db(level_db: np.ndarray, floor_db: np.ndarray) -> np.ndarray:
@@ -411,8 +467,21 @@ def clean_level_over_noise_db(power: np.ndarray, noise: np.ndarray, total_noise:
     One conversion of the floor serves several levels over it; `power` may hold
     several of them, shape (n_levels, n_hops, n_bands): then shape (n_levels, n_hops).
     """
-    clean = np.maximum(power - over_subtraction * noise, 0.0).sum(axis=-1)
-    return 10.0 * np.log10((clean + residue * total_noise) / total_noise)
+    return clean_level_over_parts_db(power, over_subtraction * noise, residue * total_noise,
+                                     total_noise)
+
+
+def clean_level_over_parts_db(power: np.ndarray, subtracted: np.ndarray, kept: np.ndarray,
+                              total_noise: np.ndarray) -> np.ndarray:
+    """`clean_level_over_noise_db` with the floor's products worked out already.
+
+    `subtracted` is `over_subtraction * noise`, `kept` is `residue * total_noise`: the
+    same products give the same numbers, and a floor that holds for a chunk of hops is
+    multiplied once, not at every block. Each may be one row for all hops (shape
+    (1, n_bands) and (1,)): numpy repeats it, the numbers stay those of a row per hop.
+    """
+    clean = np.maximum(power - subtracted, 0.0).sum(axis=-1)
+    return 10.0 * np.log10((clean + kept) / total_noise)
 
 
 def spectral_flatness(power: np.ndarray) -> np.ndarray:

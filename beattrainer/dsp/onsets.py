@@ -125,17 +125,25 @@ costs on arrays this small. So everything that does not depend on the state
 machine is computed for the whole block at once (`_analyse`: spectrum, band
 powers, floor, the fast and slow levels), and the per-hop loop (`_step`) only
 reads it: rows of band levels, powers and spectra are looked up by absolute hop
-in `RecentRows` (a slice, not a deque stacked into an array). Questions the loop
+in `RecentRows` (a slice, not a deque stacked into an array; the spectra, rarely
+looked at, as the blocks' own arrays in `RecentBlocks`). Questions the loop
 asks of a row are answered for the rest of the block in one call when first
 asked (`_stands_clear_now`, `_some_band_rose`) or only when needed (the strongest
 spectral line, `_strongest_lines`, when a possible hit is judged); medians and
 argmins of a few floats are plain Python with numpy's own arithmetic
-(`median_level`, `median_of_three`, `first_argmin`). The ambient
+(`median_level`, `median_of_three`, `middle_of_three`, `first_argmin`). On the
+paths taken at every hop, comparisons stand for min() and max() of two floats
+(`b if b < a else a` is min(a, b), the same value): Python 3.11's builtins parse
+keyword arguments at every call, and they cost a twentieth of the detector. The
+levels a hop is judged against (bed, top, silence) are worked out again only when
+the ambient, the floor or the speaker level changed (`_follow_levels`). The ambient
 (`features.AmbientLevel`) is handed a chunk's 25 hops as the chunk completes, not
 pushed hop by hop (its levels change only then). The block analysis counts numpy
 calls: frames are a strided view, the moving averages sum shifted slices of one
-buffer (`features.MovingAverage`), the floor sums a chunk once it is complete. The
-numbers are those of the plain per-hop formulation, bit for bit.
+buffer (`features.MovingAverage`, the slices kept as views), the floor sums a chunk
+once it is complete and changes only then, so each floor row is converted to power
+once (`_floor_noise`, from `features.MinimumFloor.update_segments`). The numbers
+are those of the plain per-hop formulation, bit for bit.
 """
 from __future__ import annotations
 
@@ -345,6 +353,35 @@ class RecentRows:
         return rows[hop - self._buffer_hop]
 
 
+class RecentBlocks:
+    """Per-hop rows kept as the blocks' own arrays, for a feature rarely looked back on.
+
+    `RecentRows` copies each block's rows into its buffer; the power spectrum is only
+    looked at when a possible hit is judged (a few times a minute), so its blocks are
+    kept as they came (each block's array must not change afterwards) and a stretch is
+    joined only when asked: the same rows, `RecentRows.span`'s numbers. Blocks are kept
+    while they hold one of the last `keep_hops` hops before the newest block.
+    """
+
+    def __init__(self, keep_hops: int) -> None:
+        self._keep_hops = int(keep_hops)
+        self._blocks: deque = deque()  # (first hop, rows), oldest first
+
+    def add_block(self, rows: np.ndarray, first_hop: int) -> None:
+        """Keep a block's rows (an array, not copied); the first is hop `first_hop`."""
+        blocks = self._blocks
+        blocks.append((first_hop, rows))
+        while len(blocks) > 1 and blocks[1][0] <= first_hop - self._keep_hops:
+            blocks.popleft()  # (wholly before the hops still looked back on)
+
+    def span(self, start_hop: int, stop_hop: int) -> np.ndarray:
+        """The rows of hops `start_hop` to `stop_hop - 1` (a view, or a joined copy)."""
+        pieces = [rows[max(start_hop - first, 0): stop_hop - first]
+                  for first, rows in self._blocks
+                  if first < stop_hop and first + len(rows) > start_hop]
+        return pieces[0] if len(pieces) == 1 else np.concatenate(pieces)
+
+
 def backtrack_hop(levels_db, newest_hop: int, target_db: float, oldest_hop: int) -> float:
     """Where the current rise crossed `target_db`, interpolated between hops.
 
@@ -456,6 +493,15 @@ def first_argmin(values: list) -> int:
     return values.index(min(values))
 
 
+def middle_of_three(a: float, b: float, c: float) -> float:
+    """`sorted((a, b, c))[1]` of three floats (no NaN), without the list it builds."""
+    if b < a:
+        a, b = b, a
+    if c >= b:
+        return b
+    return a if c <= a else c
+
+
 def median_of_three(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
     """`np.median([a, b, c], axis=0)`, elementwise (no NaN): one of the three, exactly.
 
@@ -520,6 +566,14 @@ class OnsetDetector:
         self._band_rose_from = 0             # (`_some_band_rose`)
         self._smoothers: tuple | None = None  # see _smoothed
         self._fft_buffer = np.zeros((0, 0), dtype=complex)  # see _analyse
+        # the floor's rows converted to power (see _floor_noise): {id(row): (row, parts,
+        # level)}, the parts written out per hop, and the floor [dB] per hop
+        self._floor_known: dict = {}
+        self._floor_buffer = np.zeros((0, n_bands + 2))
+        self._floor_hop_parts: tuple = ()
+        self._floor_block_row = None  # the one row of the block before, if it had one
+        self._floor_db_hops: list = []
+        self._floor_db_block: list = []  # the current block's floor [dB] per hop
         # the slow level's window (frame plus smoothing) is centred this far back
         self._slow_delay_s = (self.frame_samples + (c.slow_hops - 1) * self.hop_samples) / 2 / sr
         self._refine_hops = int(round(c.refine_s / self._hop_s))
@@ -531,6 +585,7 @@ class OnsetDetector:
         self._word_gap_hops = c.word_gap_s / self._hop_s
         self._decay_wait_hops = int(round(c.decay_wait_s / self._hop_s))
         self._hit_hops = max(1, int(round(c.hit_rise_s / self._hop_s)))
+        self._hit_rise_ratio = 10.0 ** (c.hit_rise_db / 10.0)  # (power ratio of hit_rise_db)
         self._burst_hops = max(1, int(round(c.burst_rise_s / self._hop_s)))
         self._burst: tuple | None = None  # (hop, level [dB], last hop) of a burst waiting
         self._burst_wait_hops = int(round(c.burst_wait_s / self._hop_s))
@@ -551,8 +606,7 @@ class OnsetDetector:
         self._recent_level = RecentRows(None, size)
         # power per FFT bin: the strongest spectral line is only looked for when a possible
         # hit is judged (`_strongest_lines`), over the last decay_wait_s
-        self._recent_spectrum = RecentRows(self.frame_samples // 2 + 1,
-                                           self._decay_wait_hops or size)
+        self._recent_spectrum = RecentBlocks(self._decay_wait_hops or size)
         self._last_was_percussion = False
         self._armed = True
         self._valley_db = float("inf")
@@ -575,6 +629,9 @@ class OnsetDetector:
             c.ambient_percentile, c.top_percentile)
         self._ambient_db = float("nan")
         self._top_db = float("nan")
+        self._silence_base_db = self._silence_top_db = self._deep_db = float("nan")
+        self._levels_floor_db: float | None = None  # (see _follow_levels)
+        self._levels_stale = True
         self._ambient_word_hops = c.ambient_word_s / self._hop_s
         self._chunk_hops = chunk_hops
         # (bed, top) at each chunk's end before the first word (see _first_word_gate_db)
@@ -626,16 +683,20 @@ class OnsetDetector:
         self._recent_high.add_block(power[:, self._voiced_bands:].sum(axis=1).tolist(),
                                     first_hop)
         self._recent_spectrum.add_block(self._spectrum_block, first_hop)
-        self._recent_level.add_block((slow + self._floor_db_block).tolist(), first_hop)
-        for e_fast, e_slow, floor_db in zip(fast.tolist(), slow.tolist(),
-                                            self._floor_db_block.tolist()):
+        slow_db, floor_db = slow.tolist(), self._floor_db_block
+        self._recent_level.add_block([e + floor for e, floor in zip(slow_db, floor_db)],
+                                     first_hop)
+        recent_fast = self._recent_fast
+        for e_fast, e_slow, hop_floor_db in zip(fast.tolist(), slow_db, floor_db):
             self._hop += 1
-            self._recent_fast.append(e_fast)
-            hop_events: list = []
-            self._floor_db = floor_db
-            self._step(e_slow, hop_events)
-            # (nothing held, the hop's events go out as they are: no call for most hops)
-            events.extend(hop_events if self._held is None else self._hold_first_word(hop_events))
+            recent_fast.append(e_fast)
+            self._floor_db = hop_floor_db
+            count = len(events)
+            self._step(e_slow, events)
+            if self._held is not None:
+                # (a first word waiting for its peak: the hop's events pass through it; for
+                # most hops nothing is held and they go out as they are)
+                events[count:] = self._hold_first_word(events[count:])
         return events
 
     def flush(self) -> list:
@@ -657,7 +718,6 @@ class OnsetDetector:
     # -- analysis -----------------------------------------------------------
 
     def _analyse(self, frames: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        c = self.config
         n_bins = self.frame_samples // 2 + 1
         if self._fft_buffer.shape != (len(frames), n_bins):  # (blocks mostly keep their size)
             self._fft_buffer = np.empty((len(frames), n_bins), dtype=complex)
@@ -665,16 +725,60 @@ class OnsetDetector:
         power = features.band_sums(spectrum, self._bin_edges)
         level = features.power_db(power)
         for_floor, slow_power = self._smoothed(level, power)
-        floor = np.maximum(self._floor_tracker.update(for_floor), c.floor_min_db)
-        noise, total_noise = features.noise_power(floor)  # (once for all three levels)
-        self._floor_db_block = features.power_db(total_noise)
+        floor_parts, self._floor_db_block = self._floor_noise(
+            self._floor_tracker.update_segments(for_floor))
         # the fast and the slow level in one pass (the numpy calls, not the numbers, cost)
-        fast, slow = features.clean_level_over_noise_db(np.array((power, slow_power)), noise,
-                                                        total_noise, c.over_subtraction,
-                                                        c.residue)
+        fast, slow = features.clean_level_over_parts_db(np.array((power, slow_power)),
+                                                        *floor_parts)
         self._slow_bands_db_block = features.power_db(slow_power)
         self._spectrum_block = spectrum
         return fast, slow, power
+
+    def _floor_noise(self, segments: list) -> tuple[tuple, list]:
+        """The noise floor's parts for the clean level, per hop, and the floor [dB] per hop.
+
+        The parts of `features.clean_level_over_parts_db`: the floor's power times
+        `over_subtraction`, its total times `residue`, and its total. The floor changes
+        once a chunk (`MinimumFloor.update_segments`), and converted to power hop by hop
+        it cost more than the levels over it: each floor row is converted once, as it
+        first comes (`floor_min_db` applied), and its parts are written out per hop; a
+        block under the same row as the block before (of as many hops) finds them
+        written. Returns ((subtracted, kept, total), floor_db): views of a row per hop,
+        valid until the next block, and a list of floats.
+        """
+        if (len(segments) == 1 and segments[0][0] is self._floor_block_row
+                and segments[0][1] == len(self._floor_db_hops)):
+            return self._floor_hop_parts, self._floor_db_hops
+        known = self._floor_known
+        new = [row for row, _ in segments if id(row) not in known]
+        if new:
+            self._convert_floor_rows(new)
+        n_hops = sum(n for _, n in segments)
+        if len(self._floor_buffer) != n_hops:
+            buffer = self._floor_buffer = np.empty((n_hops, self._floor_buffer.shape[1]))
+            n_bands = buffer.shape[1] - 2
+            self._floor_hop_parts = (buffer[:, :n_bands], buffer[:, n_bands],
+                                     buffer[:, n_bands + 1])
+        buffer, floor_db, start = self._floor_buffer, [], 0
+        for row, n in segments:
+            _, parts, level = known[id(row)]
+            buffer[start:start + n] = parts
+            floor_db += [level] * n
+            start += n
+        last = segments[-1][0]
+        self._floor_known = {id(last): known[id(last)]}  # (the next block starts under it)
+        self._floor_block_row = last if len(segments) == 1 else None
+        self._floor_db_hops = floor_db
+        return self._floor_hop_parts, floor_db
+
+    def _convert_floor_rows(self, rows: list) -> None:
+        """Convert floor rows [dB] to their parts (see `_floor_noise`), kept by the row's id."""
+        c = self.config
+        noise, total = features.noise_power(np.maximum(np.array(rows), c.floor_min_db))
+        parts = np.concatenate((c.over_subtraction * noise, (c.residue * total)[:, None],
+                                total[:, None]), axis=1)
+        for row, row_parts, level in zip(rows, parts, features.power_db(total).tolist()):
+            self._floor_known[id(row)] = (row, row_parts, level)  # (the row kept: its id too)
 
     def _smoothed(self, level: np.ndarray, power: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The band levels smoothed for the floor tracker, and the slow level's band powers.
@@ -713,10 +817,6 @@ class OnsetDetector:
         hop = self._hop
         if self._peaks and hop - self._peaks[0][0] > self._level_memory_hops:
             self._update_speaker_level()
-        # the bed under the foreground: babble, or the quiet parts of the room
-        # (kept in absolute dB: `e` is relative to a floor that jumps by 8-12 dB when
-        # babble's quietest chunk leaves its window, and levels learned before the jump
-        # must not gate the words after it)
         floor_db, ambient = self._floor_db, self._ambient
         # (the ambient is given a chunk's hops as it completes, not hop by hop: the limits
         # only judge a chunk then, and the levels change only then; at fixed absolute hops)
@@ -726,27 +826,25 @@ class OnsetDetector:
                               self._recent_bands.span(first, hop + 1),
                               self._ambient_limit_db() + floor_db,
                               self._ambient_peak_limit_db() + floor_db)
+            self._levels_stale = True
         elif hop < self._chunk_hops:  # (the first chunk is always kept)
             ambient.follow_first_chunk(self._recent_level.span(0, hop + 1),
                                        self._recent_bands.span(0, hop + 1))
-        bed_db, top_db = ambient.bed_db, ambient.top_db
-        ambient_db = bed_db - floor_db
-        # speech the gates kept out must not lift the top out of reach (steady noise
-        # and babble keep their syllables within about this of their bed)
-        top_db = min(top_db - floor_db, ambient_db + c.top_over_bed_db)
-        self._ambient_db, self._top_db = ambient_db, top_db
+            self._levels_stale = True
+        if self._levels_stale or floor_db is not self._levels_floor_db:
+            self._follow_levels(floor_db)  # (the same levels while nothing they hang on changed)
+        ambient_db, top_db = self._ambient_db, self._top_db
         if (not self._speaker_heard and hop % self._chunk_hops == 0
                 and hop >= self._warmup_hops):
             self._early_ambient.append((ambient_db + floor_db, top_db + floor_db))
-        silence = max(c.silence_db, self._speaker_level_db - c.silence_below_db,
-                      ambient_db + c.silence_over_ambient_db)
+        silence, over_top_db = self._silence_base_db, self._silence_top_db
         clear = None  # does some band stand clear of the ambient? (asked at most once)
-        if silence <= e < top_db + c.silence_over_top_db:
+        if silence <= e < over_top_db:
             clear = self._stands_clear_now()
             if not clear:
                 # babble's own syllables reach its top; a near speaker's weak syllable
                 # under it still stands clear of the babble in some band
-                silence = top_db + c.silence_over_top_db
+                silence = over_top_db
         silent = e < silence
         self._silent_hops = self._silent_hops + 1 if silent else 0
         if self._background_db != self._background_db:  # nan: first hop
@@ -758,15 +856,12 @@ class OnsetDetector:
         self._recent.append(e)
         self._recent_word_peak.append(self._word_peak_db)
         self._recent_silent.append(silent)
-        self._recent_deep.append(e < min(silence, ambient_db + c.deep_over_bed_db))
+        deep_db = self._deep_db  # (min(): see the notes on speed)
+        self._recent_deep.append(e < (deep_db if deep_db < silence else silence))
         if self._pending is not None:
             self._pending["peak"] = max(self._pending["peak"], e)
             self._pending["fast_peak"] = max(self._pending["fast_peak"], self._fast_now())
-            before = self._pending["before_power"]
-            voiced_now = c.voiced_hops > 0 and all(
-                features.rise_low_share(self._recent_power.row(hop - k + 1), before,
-                                        self._voiced_bands)
-                >= c.voiced_low_share for k in range(1, c.voiced_hops + 1))
+            voiced_now = self._voiced_since(self._pending["before_power"])
             if (voiced_now and self._fast_now() > self._pending["fast_peak"] - c.dip_db
                     and e > self._pending["peak"] - c.voiced_hold_db):
                 # a voice has come in under the burst and holds its level: a syllable
@@ -818,13 +913,15 @@ class OnsetDetector:
             self._armed, surge, hit = True, True, True
             self._set_valley(window[k], hop - len(window) + k)
         if not self._armed:
-            self._syllable_peak_db = max(self._syllable_peak_db, e)
+            if e > self._syllable_peak_db:
+                self._syllable_peak_db = e
             # (the gate moves with the room: the sound since the last onset stays under
             # it while no hop reached it as it stood then; a gate that sank under a rising
             # word's running peak hid the word, judge seed 94)
             if not self._peak_passed_gate:
                 self._peak_passed_gate = e >= self._foreground_gate_db()
-            self._word_peak_db = max(self._word_peak_db, e)
+            if e > self._word_peak_db:
+                self._word_peak_db = e
             if e <= self._syllable_peak_db - c.dip_db:
                 if self._syllable_peak_db >= self._foreground_gate_db():
                     # only foreground syllables tell the speakers' level, not babble
@@ -855,6 +952,43 @@ class OnsetDetector:
         """The lowest point a rise is measured (and its start traced) from."""
         self._valley_db, self._valley_hop = level_db, hop
         self._peak_since_valley_db = level_db
+
+    def _follow_levels(self, floor_db: float) -> None:
+        """The levels each hop is judged against, relative to the floor `floor_db` [dB].
+
+        The bed under the foreground (babble, or the quiet parts of the room) and the
+        ambient's top, kept in absolute dB (`e` is relative to a floor that jumps by
+        8-12 dB when babble's quietest chunk leaves its window, and levels learned
+        before the jump must not gate the words after it); the silence threshold below
+        the ambient's top; the level down at the bed. They hang on the ambient, the floor
+        and the speaker level only: `_step` asks for them again when one changed
+        (`_levels_stale`, or another floor), not at every hop.
+        """
+        c, ambient = self.config, self._ambient
+        ambient_db = ambient.bed_db - floor_db
+        # speech the gates kept out must not lift the top out of reach (steady noise
+        # and babble keep their syllables within about this of their bed)
+        top_db = min(ambient.top_db - floor_db, ambient_db + c.top_over_bed_db)
+        self._ambient_db, self._top_db = ambient_db, top_db
+        self._silence_base_db = max(c.silence_db, self._speaker_level_db - c.silence_below_db,
+                                    ambient_db + c.silence_over_ambient_db)
+        # (babble's own syllables reach its top: `_step` raises silence to this where
+        # no band stands clear)
+        self._silence_top_db = top_db + c.silence_over_top_db
+        self._deep_db = ambient_db + c.deep_over_bed_db
+        self._levels_floor_db, self._levels_stale = floor_db, False
+
+    def _voiced_since(self, before: np.ndarray) -> bool:
+        """Whether each of the last `voiced_hops` hops is voiced against the powers `before`.
+
+        (Apart from `_step`: a generator there made its every local a closure cell, on
+        every hop.)
+        """
+        c = self.config
+        return c.voiced_hops > 0 and all(
+            features.rise_low_share(self._recent_power.row(self._hop - k + 1), before,
+                                    self._voiced_bands)
+            >= c.voiced_low_share for k in range(1, c.voiced_hops + 1))
 
     def _rises_into_foreground(self, e: float) -> bool:
         """Whether `e` rises out of a background syllable still sounding (see `_step`).
@@ -950,7 +1084,8 @@ class OnsetDetector:
         running peak follows the word's own rise).
         """
         c = self.config
-        since = min(self._hop - self._last_onset_hop, len(self._recent) - 1)
+        since, most = self._hop - self._last_onset_hop, len(self._recent) - 1
+        since = most if most < since else since  # (min(): see the notes on speed)
         if since < self._min_ioi_hops:
             return False
         if e < self._recent[-since - 1] + c.word_over_word_db:
@@ -1034,10 +1169,11 @@ class OnsetDetector:
         n = self._hit_hops
         if self._recent_count() < n + 3:
             return False
-        high, hop = self._recent_high, self._hop
-        now_high = sorted((high.row(hop), high.row(hop - 1), high.row(hop - 2)))[1]
-        before_high = sorted((high.row(hop - n), high.row(hop - n - 1), high.row(hop - n - 2)))[1]
-        if now_high < before_high * 10.0 ** (self.config.hit_rise_db / 10.0):
+        hop = self._hop
+        high = self._recent_high.span(hop - n - 2, hop + 1)  # (asked on most hops in words)
+        now_high = middle_of_three(high[-1], high[-2], high[-3])
+        before_high = middle_of_three(high[2], high[1], high[0])
+        if now_high < before_high * self._hit_rise_ratio:
             return False
         powers = self._recent_power
         now = median_of_three(powers.row(hop), powers.row(hop - 1), powers.row(hop - 2))
@@ -1073,7 +1209,10 @@ class OnsetDetector:
     def _foreground_gate_db(self) -> float:
         """Level a word's first syllable must reach to stand out of the ambient [dB]."""
         c = self.config
-        return max(self._ambient_db + c.word_contrast_db, self._top_db + c.top_contrast_db)
+        over_bed_db = self._ambient_db + c.word_contrast_db
+        over_top_db = self._top_db + c.top_contrast_db
+        # (max(): see the notes on speed)
+        return over_top_db if over_top_db > over_bed_db else over_bed_db
 
     def _first_word_gate_db(self) -> float:
         """Level the very first word must reach [dB]: only the ambient tells what is loud.
@@ -1099,6 +1238,7 @@ class OnsetDetector:
             # a long pause the group speaks on at about it, and with no level the ambient
             # learned from the group's own words and the gate rose with them)
             self._speaker_level_db = median_level([p for _, p in self._peaks])
+            self._levels_stale = True  # (the silence threshold hangs on it: _follow_levels)
 
     def _try_fire(self, e: float, events: list, hit: bool = False,
                   from_burst: bool = False) -> None:
@@ -1235,10 +1375,15 @@ class OnsetDetector:
         c = self.config
         if not self._speaker_heard:
             return e < self._first_word_gate_db()
-        word_gate_db = max(self._speaker_level_db - c.word_gate_db, self._foreground_gate_db())
-        lowest_db = min(word_gate_db, self._word_peak_db - c.syllable_gate_db) if self._word \
-            else word_gate_db
-        return max(e, self._fast_now() - c.fast_gate_margin_db) < lowest_db
+        # (asked on most rises: comparisons for min() and max(), see the notes on speed)
+        word_gate_db, foreground_db = self._speaker_level_db - c.word_gate_db, \
+            self._foreground_gate_db()
+        lowest_db = foreground_db if foreground_db > word_gate_db else word_gate_db
+        if self._word:
+            syllable_gate_db = self._word_peak_db - c.syllable_gate_db
+            lowest_db = syllable_gate_db if syllable_gate_db < lowest_db else lowest_db
+        evidence_db = self._fast_now() - c.fast_gate_margin_db
+        return (evidence_db if evidence_db > e else e) < lowest_db
 
     def _syllable_rule_db(self, reference_db: float, e: float) -> float:
         """Level a syllable's onset is traced back to [dB]: under the speaker level or its rise."""
@@ -1372,8 +1517,8 @@ class OnsetDetector:
         A hit's decay is judged on it: noise makes single hops jump by several dB.
         """
         fast = self._recent_fast
-        if len(fast) >= 3:  # (asked on most hops: no generator)
-            return sorted((fast[-1], fast[-2], fast[-3]))[1]
+        if len(fast) >= 3:  # (asked on most hops: no generator, no list)
+            return middle_of_three(fast[-1], fast[-2], fast[-3])
         return sorted(fast[-k] for k in range(1, len(fast) + 1))[len(fast) // 2]
 
     def _power_before(self, onset_hop: int) -> np.ndarray:
@@ -1385,9 +1530,10 @@ class OnsetDetector:
 
     def _recent_count(self) -> int:
         """How many hops are looked back on now (the length of the recent deques)."""
-        return min(self._hop + 1, self._recent_size)
+        seen, size = self._hop + 1, self._recent_size
+        return size if size < seen else seen  # (min(): see the notes on speed)
 
-    def _last(self, recent: RecentRows, n: int):
+    def _last(self, recent: RecentRows | RecentBlocks, n: int):
         """A feature's rows over the last `n` hops, as `list(deque)[-n:]` gave them.
 
         (fewer at the stream's start; n = 0, as in the slice, gives all; n >= 0)

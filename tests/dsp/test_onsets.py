@@ -455,7 +455,9 @@ def test_percentile_equals_numpys():
 
 def test_the_detectors_shortcuts_equal_numpys():
     """The plain-Python stand-ins for numpy calls on a few values give numpy's results."""
-    from beattrainer.dsp.onsets import first_argmin, median_level, median_of_three
+    import itertools
+
+    from beattrainer.dsp.onsets import first_argmin, median_level, median_of_three, middle_of_three
 
     rng = np.random.default_rng(6)
     for n in range(1, 14):
@@ -465,6 +467,10 @@ def test_the_detectors_shortcuts_equal_numpys():
         rows = rng.normal(0.0, 10.0, (3, 8)).round(0)
         assert np.array_equal(median_of_three(*rows), np.median(rows, axis=0))
     assert median_level([]) == float("-inf")
+    for three in itertools.product((-1.5, 0.0, 2.0), repeat=3):  # (every order, ties too)
+        assert middle_of_three(*three) == sorted(three)[1]
+    for three in rng.normal(0.0, 10.0, (200, 3)).round(0).tolist():
+        assert middle_of_three(*three) == sorted(three)[1]
 
 
 def test_the_analysis_building_blocks_equal_their_plain_forms():
@@ -502,6 +508,85 @@ def test_the_analysis_building_blocks_equal_their_plain_forms():
             by_chunk.follow_first_chunk(levels[:hop + 1].tolist(), bands[:hop + 1])
         assert (by_chunk.bed_db, by_chunk.top_db) == (by_hop.bed_db, by_hop.top_db)
         assert np.array_equal(by_chunk.band_top_db, by_hop.band_top_db)
+
+
+def test_the_floor_by_stretches_is_the_floor_hop_by_hop():
+    """`MinimumFloor.update_segments`, each row repeated for its hops, is `update`, exactly.
+
+    Over the running mean before the first chunk, leading digital silence forgotten, and
+    blocks of any size; a row that holds is the same array object from block to block.
+    """
+    from beattrainer.dsp.features import MinimumFloor
+
+    rng = np.random.default_rng(8)
+    levels = np.concatenate([np.full((130, 4), -130.0),               # digital silence
+                             rng.normal(-40.0, 3.0, (900, 4))])
+    for sizes in ([16], [1], [37, 5, 100], [1000]):
+        plain, by_stretch = (MinimumFloor(4, 25, 12, ignore_below_db=-70.0) for _ in range(2))
+        start, k = 0, 0
+        while start < len(levels):
+            block = levels[start:start + sizes[k % len(sizes)]]
+            held = by_stretch._done_min  # (the floor as the block begins, once a chunk is done)
+            segments = by_stretch.update_segments(block)
+            rows = np.array([row for row, n in segments for _ in range(n)])
+            assert np.array_equal(rows, plain.update(block))
+            assert held is None or segments[0][0] is held
+            start, k = start + len(block), k + 1
+
+
+def test_the_floors_power_by_rows_is_the_floors_power_hop_by_hop():
+    """The detector's floor parts (`_floor_noise`) and clean levels equal the per-hop forms."""
+    from beattrainer.dsp import features
+    from beattrainer.dsp.features import MinimumFloor
+
+    rng = np.random.default_rng(9)
+    config = OnsetDetector(SR).config
+    levels = rng.normal(-45.0, 8.0, (700, 8))
+    power = 10.0 ** (rng.normal(-40.0, 10.0, (2, 700, 8)) / 10.0)
+    for sizes in ([16], [1], [37, 5, 100], [700]):
+        detector, plain = OnsetDetector(SR), MinimumFloor(8, 25, 30, -70.0)
+        tracker = detector._floor_tracker
+        start, k = 0, 0
+        while start < len(levels):
+            stop = min(start + sizes[k % len(sizes)], len(levels))
+            (subtracted, kept, total), floor_db = detector._floor_noise(
+                tracker.update_segments(levels[start:stop]))
+            noise, total_noise = features.noise_power(
+                np.maximum(plain.update(levels[start:stop]), config.floor_min_db))
+            assert np.array_equal(subtracted, config.over_subtraction * noise)
+            assert np.array_equal(kept, config.residue * total_noise)
+            assert np.array_equal(total, total_noise)
+            assert floor_db == features.power_db(total_noise).tolist()
+            block_power = power[:, start:stop]
+            assert np.array_equal(
+                features.clean_level_over_parts_db(block_power, subtracted, kept, total),
+                features.clean_level_over_noise_db(block_power, noise, total_noise,
+                                                   config.over_subtraction, config.residue))
+            start, k = stop, k + 1
+    one_row = levels[:1]  # (a floor row for all hops: numpy repeats it, the same numbers)
+    noise, total_noise = features.noise_power(one_row)
+    assert np.array_equal(
+        features.clean_level_over_parts_db(power, 2.0 * noise, 0.1 * total_noise, total_noise),
+        features.clean_level_db(power, np.repeat(one_row, 700, axis=0), 2.0, 0.1))
+
+
+def test_recent_blocks_give_the_rows_recent_rows_give():
+    from beattrainer.dsp.onsets import RecentBlocks, RecentRows
+
+    rng = np.random.default_rng(10)
+    rows = rng.normal(0.0, 1.0, (600, 5))
+    for sizes in ([16], [1], [7, 30, 2], [64]):
+        copied, kept = RecentRows(5, 22), RecentBlocks(22)
+        start, k = 0, 0
+        while start < len(rows):
+            stop = min(start + sizes[k % len(sizes)], len(rows))
+            copied.add_block(rows[start:stop], start)
+            kept.add_block(rows[start:stop], start)
+            for hop in range(start, stop):  # (any stretch of the last 22 hops, as asked)
+                first = max(0, hop - 21)
+                for a in (first, (first + hop) // 2, hop):
+                    assert np.array_equal(kept.span(a, hop + 1), copied.span(a, hop + 1))
+            start, k = stop, k + 1
 
 
 def test_a_weak_syllable_under_the_babbles_top_does_not_split_the_word(library):
