@@ -253,7 +253,7 @@ class SlotRecognizer:
         room = int(MAX_SLOT_S * SAMPLE_RATE) - self._n_samples
         if room <= 0:
             return
-        block = np.nan_to_num(block[:room], nan=0.0, posinf=1.0, neginf=-1.0)
+        block = _finite(block[:room])
         self._blocks.append(block)
         self._n_samples += len(block)
         if self.speech is not None:
@@ -292,8 +292,7 @@ class SlotRecognizer:
         floor_db, normal = self._floor_db, list(self._normal)
         try:
             samples = np.asarray(samples, dtype=np.float32).reshape(-1)
-            samples = np.nan_to_num(samples[:int(MAX_SLOT_S * SAMPLE_RATE)], nan=0.0,
-                                    posinf=1.0, neginf=-1.0)
+            samples = _finite(samples[:int(MAX_SLOT_S * SAMPLE_RATE)])
             return self.judge(self._analyse(samples, ctx.group, None), ctx)
         finally:
             self._floor_db, self._normal = floor_db, normal
@@ -326,8 +325,7 @@ class SlotRecognizer:
         cost (the benchmark judges one slot against many items this way).
         """
         samples = np.asarray(samples, dtype=np.float32).reshape(-1)
-        samples = np.nan_to_num(samples[:int(MAX_SLOT_S * SAMPLE_RATE)], nan=0.0,
-                                posinf=1.0, neginf=-1.0)
+        samples = _finite(samples[:int(MAX_SLOT_S * SAMPLE_RATE)])
         speech = None
         if self.speech is not None:
             self.speech.start()
@@ -496,6 +494,17 @@ class SlotRecognizer:
             self._floor_db = acoustics.floor_db
         else:
             self._floor_db = min(acoustics.floor_db, self._floor_db + FLOOR_RISE_DB_PER_SLOT)
+
+
+def _finite(samples: np.ndarray) -> np.ndarray:
+    """A copy of `samples` with NaN as 0 and infinities as +-1.
+
+    (As `np.nan_to_num` gives it, which costs almost three times a check and a plain copy on a
+    512-sample block: a plain copy where all is finite, as audio nearly always is.)
+    """
+    if np.isfinite(samples).all():
+        return samples.copy()
+    return np.nan_to_num(samples, nan=0.0, posinf=1.0, neginf=-1.0)
 
 
 def _whisper_only(acoustics: SlotAcoustics) -> dict[str, float]:
