@@ -107,10 +107,8 @@ class RecognizerAdapter:
 
     def learn_slot(self, samples: np.ndarray, expected: Expected, slot: Slot) -> None:
         """An accepted slot: remember it (and the group's normal level from it)."""
-        from beattrainer.recognize import describe_slot
-
         if _plain_miezekatze(expected):
-            acoustics = describe_slot(samples, None)
+            acoustics = self.recognizer.describe(samples)
             if acoustics.sounding and acoustics.level_db is not None:
                 self._normal.append(acoustics)
         if expected.sound is not Sound.SILENCE and expected.text:

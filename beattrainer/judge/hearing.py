@@ -42,6 +42,7 @@ RISE_WITHIN_S = 0.03         # ... within this long, never sinking under the dip
 RISE_FROM_ROOM_DB = 3.0      # ... that lies within this of the room's level
 RISE_BEFORE_S = 0.03         # the last rise is looked for from this long before an onset ...
 RISE_AFTER_S = 0.05          # ... to this long after it
+INITIAL_BUFFER_S = 60        # the stream's audio buffer holds this much at first [s]
 
 
 class Hearing:
@@ -57,13 +58,15 @@ class Hearing:
     def __init__(self, sr: int, latency_s: float = 0.0) -> None:
         self.sr = sr
         self.latency_s = latency_s
-        self._chunks: list[np.ndarray] = []
-        self._audio = np.zeros(0, dtype=np.float32)
+        # the stream's audio so far: the first `n_samples` of a buffer that doubles when
+        # full (joined anew at every read, the stream cost the referee its length squared)
+        self._audio = np.zeros(INITIAL_BUFFER_S * sr, dtype=np.float32)
         self.n_samples = 0
         self.word_starts: list[Onset] = []
         self.syllables: list[Onset] = []
         self.percussion: list[Onset] = []
         self._onset_levels_db: dict[float, float] = {}
+        self._levels_before_db: dict[float, float] = {}
         self._unplaced: list[Onset] = []  # word starts whose attack has not arrived yet
 
     @property
@@ -82,8 +85,13 @@ class Hearing:
 
     def take_block(self, block: np.ndarray) -> None:
         """Keep one mono float32 block of audio."""
-        self._chunks.append(block)
-        self.n_samples += len(block)
+        end = self.n_samples + len(block)
+        if end > len(self._audio):
+            grown = np.zeros(max(end, 2 * len(self._audio)), dtype=np.float32)
+            grown[:self.n_samples] = self._audio[:self.n_samples]
+            self._audio = grown
+        self._audio[self.n_samples:end] = block
+        self.n_samples = end
         self._place_word_starts()
 
     def take_events(self, events: Sequence) -> None:
@@ -151,12 +159,12 @@ class Hearing:
         return onset_s + first * frame / self.sr
 
     def samples(self, start_s: float, end_s: float) -> np.ndarray:
-        """Audio between two stream times (clipped to what has arrived)."""
-        if self._chunks:
-            self._audio = np.concatenate([self._audio, *self._chunks])
-            self._chunks = []
+        """Audio between two stream times (clipped to what has arrived).
+
+        A view: the stream's buffer is written only past `n_samples`, so it never changes.
+        """
         a = max(0, int(round(start_s * self.sr)))
-        b = min(len(self._audio), int(round(end_s * self.sr)))
+        b = min(self.n_samples, int(round(end_s * self.sr)))
         return self._audio[a:b] if b > a else np.zeros(0, dtype=np.float32)
 
     def syllables_between(self, start_s: float, end_s: float) -> tuple[float, ...]:
@@ -249,9 +257,17 @@ class Hearing:
         return peak_level_db(self.samples(hit_s, hit_s + HIT_LEVEL_S), int(HIT_FRAME_S * self.sr))
 
     def level_before_db(self, onset_s: float) -> float:
-        """How loud the sound just before `onset_s` is: its loudest frame within `ONSET_LEVEL_S`."""
-        return peak_level_db(self.samples(onset_s - ONSET_LEVEL_S, onset_s),
-                             int(LEVEL_FRAME_S * self.sr))
+        """How loud the sound just before `onset_s` is: its loudest frame within `ONSET_LEVEL_S`.
+
+        Cached once heard (the solo finder asks it of the same syllables at every block).
+        """
+        if onset_s in self._levels_before_db:
+            return self._levels_before_db[onset_s]
+        level_db = peak_level_db(self.samples(onset_s - ONSET_LEVEL_S, onset_s),
+                                 int(LEVEL_FRAME_S * self.sr))
+        if self.n_samples >= int(round(onset_s * self.sr)):
+            self._levels_before_db[onset_s] = level_db
+        return level_db
 
     def rises_over_before(self, onset_s: float, rise_db: float) -> bool:
         """Whether the sound starting at `onset_s` rises `rise_db` over the sound just before it."""

@@ -9,7 +9,7 @@ has ended, which costs a few milliseconds.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
@@ -267,7 +267,14 @@ def count_syllables(level_db: np.ndarray, active: np.ndarray) -> list[int]:
     return starts
 
 
-def describe_slot(samples: np.ndarray, floor_db: float | None = None) -> SlotAcoustics:
+def frame_rows(samples: np.ndarray) -> tuple[np.ndarray, ...]:
+    """`analyse_frames` as a tuple of its arrays, in the order of `Frames`' fields."""
+    frames = analyse_frames(samples)
+    return tuple(getattr(frames, field.name) for field in fields(Frames))
+
+
+def describe_slot(samples: np.ndarray, floor_db: float | None = None,
+                  frames: Frames | None = None) -> SlotAcoustics:
     """Summarise one slot's audio.
 
     Parameters
@@ -277,12 +284,15 @@ def describe_slot(samples: np.ndarray, floor_db: float | None = None) -> SlotAco
     floor_db : float, optional
         Noise floor known from earlier slots [dBFS]; by default estimated from
         this slot alone (which fails when the sound fills the whole slot).
+    frames : Frames, optional
+        `analyse_frames(samples)` where the caller has it already.
 
     Returns
     -------
     SlotAcoustics
     """
-    frames = analyse_frames(samples)
+    if frames is None:
+        frames = analyse_frames(samples)
     own_floor = estimate_floor_db(frames.level_db)
     floor = own_floor if floor_db is None else min(floor_db, own_floor + 3.0)
     active = frames.level_db > floor + ACTIVE_ABOVE_FLOOR_DB

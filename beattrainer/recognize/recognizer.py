@@ -14,17 +14,22 @@ from pathlib import Path
 import numpy as np
 
 from beattrainer.recognize.acoustic import (
+    FRAME_SAMPLES,
+    HOP_SAMPLES,
     REFERENCE_SLOTS,
+    Frames,
     GroupProfile,
     SlotAcoustics,
     describe_slot,
     dynamics_scores,
+    frame_rows,
     pitch_rise_semitones,
     reference_profile,
     whisper_score,
 )
 from beattrainer.recognize.classes import ClassModel, load_class_model
 from beattrainer.recognize.dynamics import DynamicsModel, load_dynamics_model
+from beattrainer.recognize.framememo import FrameMemo
 from beattrainer.recognize.fusion import AAAH as AAAH_LABEL
 from beattrainer.recognize.fusion import STRICTNESS, Evidence, decide
 from beattrainer.recognize.lexicon import Lexicon, lexicon_for
@@ -37,10 +42,13 @@ from beattrainer.recognize.vocabulary import (
     is_speech,
     sound_class,
 )
+from beattrainer.recognize.words import FRAME_SAMPLES as WORD_FRAME_SAMPLES
+from beattrainer.recognize.words import HOP_SAMPLES as WORD_HOP_SAMPLES
 from beattrainer.recognize.words import (
     OTHER_WORD,
     WordEnsemble,
     WordModel,
+    frame_powers,
     load_word_model,
     word_class,
     word_features,
@@ -51,6 +59,13 @@ FLOOR_RISE_DB_PER_SLOT = 1.0  # the room's noise floor may creep up this fast be
 LOUD_HIGH_RISE_SEMITONES = 5.0  # a loud word this much higher is high too
 MAX_SLOT_S = 30.0             # longer slots are cut (free-timing cards stay far below)
 SPEECH_NAME_SLOTS = 2         # the speech backend's other name for a group's word: this often
+# Audio whose frames are kept for reuse (`FrameMemo`) [s]: the acoustic frames of all a
+# performance analyses (its solo tries, its slots, each described again when accepted and
+# once more when learnt as a template at its end; on judge seed 89 about 40 s a performance,
+# 8 MB in all here), the word model's spectra of the last few slots (only a try and the slot
+# recognised from where it began share them; 2 MB).
+ACOUSTIC_MEMO_S = 120.0
+WORD_MEMO_S = 8.0
 
 
 class RecognizeError(ValueError):
@@ -177,6 +192,10 @@ class SlotRecognizer:
         self._ctx: SlotContext | None = None
         self._blocks: list[np.ndarray] = []
         self._n_samples = 0
+        self._acoustic_frames = FrameMemo(frame_rows, FRAME_SAMPLES, HOP_SAMPLES,
+                                          int(ACOUSTIC_MEMO_S * SAMPLE_RATE))
+        self._word_frames = FrameMemo(frame_powers, WORD_FRAME_SAMPLES, WORD_HOP_SAMPLES,
+                                      int(WORD_MEMO_S * SAMPLE_RATE))
 
     @classmethod
     def create(cls, backend: str = "auto", vocabulary=(), strictness: str = "normal",
@@ -234,7 +253,7 @@ class SlotRecognizer:
         room = int(MAX_SLOT_S * SAMPLE_RATE) - self._n_samples
         if room <= 0:
             return
-        block = np.nan_to_num(block[:room], nan=0.0, posinf=1.0, neginf=-1.0)
+        block = _finite(block[:room])
         self._blocks.append(block)
         self._n_samples += len(block)
         if self.speech is not None:
@@ -273,8 +292,7 @@ class SlotRecognizer:
         floor_db, normal = self._floor_db, list(self._normal)
         try:
             samples = np.asarray(samples, dtype=np.float32).reshape(-1)
-            samples = np.nan_to_num(samples[:int(MAX_SLOT_S * SAMPLE_RATE)], nan=0.0,
-                                    posinf=1.0, neginf=-1.0)
+            samples = _finite(samples[:int(MAX_SLOT_S * SAMPLE_RATE)])
             return self.judge(self._analyse(samples, ctx.group, None), ctx)
         finally:
             self._floor_db, self._normal = floor_db, normal
@@ -290,7 +308,12 @@ class SlotRecognizer:
         item = Item.parse(label)
         if item.label == SILENCE:
             return False
-        return self.templates.add(np.asarray(samples, dtype=np.float32), item.label)
+        samples = np.asarray(samples, dtype=np.float32)
+        return self.templates.add(samples, item.label, sounding=self.describe(samples).sounding)
+
+    def describe(self, samples: np.ndarray, floor_db: float | None = None) -> SlotAcoustics:
+        """`describe_slot`, with the frames of the slots analysed before reused."""
+        return describe_slot(samples, floor_db, Frames(*self._acoustic_frames(samples)))
 
     # ------------------------------------------------------------ the decision
 
@@ -302,8 +325,7 @@ class SlotRecognizer:
         cost (the benchmark judges one slot against many items this way).
         """
         samples = np.asarray(samples, dtype=np.float32).reshape(-1)
-        samples = np.nan_to_num(samples[:int(MAX_SLOT_S * SAMPLE_RATE)], nan=0.0,
-                                posinf=1.0, neginf=-1.0)
+        samples = _finite(samples[:int(MAX_SLOT_S * SAMPLE_RATE)])
         speech = None
         if self.speech is not None:
             self.speech.start()
@@ -314,14 +336,15 @@ class SlotRecognizer:
 
     def _analyse(self, samples: np.ndarray, group: GroupProfile | None, speech) -> SlotAnalysis:
         floor = group.floor_db if group and group.floor_db is not None else self._floor_db
-        acoustics = describe_slot(samples, floor)
+        acoustics = self.describe(samples, floor)
         self._track_floor(acoustics)
         distances = self.templates.distances(samples) if len(self.templates) else None
         word_log = None
         if self.word_model is not None:
             # the slot's own floor, as in training: a floor remembered from quieter
             # slots would stretch the word over the room's noise
-            word_log = self.word_model.log_probs(word_features(samples))
+            word_log = self.word_model.log_probs(
+                word_features(samples, powers=self._word_frames(samples)))
         return SlotAnalysis(acoustics, self.class_model.log_likelihoods(acoustics),
                             speech, distances, word_log)
 
@@ -471,6 +494,17 @@ class SlotRecognizer:
             self._floor_db = acoustics.floor_db
         else:
             self._floor_db = min(acoustics.floor_db, self._floor_db + FLOOR_RISE_DB_PER_SLOT)
+
+
+def _finite(samples: np.ndarray) -> np.ndarray:
+    """A copy of `samples` with NaN as 0 and infinities as +-1.
+
+    (As `np.nan_to_num` gives it, which costs almost three times a check and a plain copy on a
+    512-sample block: a plain copy where all is finite, as audio nearly always is.)
+    """
+    if np.isfinite(samples).all():
+        return samples.copy()
+    return np.nan_to_num(samples, nan=0.0, posinf=1.0, neginf=-1.0)
 
 
 def _whisper_only(acoustics: SlotAcoustics) -> dict[str, float]:

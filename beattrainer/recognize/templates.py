@@ -120,9 +120,12 @@ class TemplateStore:
 
     templates: dict[str, list[np.ndarray]] = field(default_factory=dict)
 
-    def add(self, samples: np.ndarray, label: str) -> bool:
-        """Learn one rendition of `label`; False when it held no sound."""
-        if not describe_slot(samples).sounding:
+    def add(self, samples: np.ndarray, label: str, sounding: bool | None = None) -> bool:
+        """Learn one rendition of `label`; False when it held no sound.
+
+        `sounding` is `describe_slot(samples).sounding` where the caller knows it already.
+        """
+        if not (describe_slot(samples).sounding if sounding is None else sounding):
             return False
         feats = mfcc_frames(samples)
         if len(feats) < MIN_FRAMES:

@@ -84,8 +84,8 @@ _WINDOW = np.hamming(FRAME_SAMPLES)
 FEATURE_COUNT = SEGMENTS * (CEPSTRA - 1) + SEGMENTS + (CEPSTRA - 1) + 2
 
 
-def cepstra(samples: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Frame levels [dB] and MFCCs (frames x CEPSTRA) of 16 kHz mono audio."""
+def frame_powers(samples: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Frame levels [dB] and power spectra (frames x FFT bins) of 16 kHz mono audio."""
     x = np.asarray(samples, dtype=np.float64)
     if len(x) < FRAME_SAMPLES:
         x = np.concatenate([x, np.zeros(FRAME_SAMPLES - len(x))])
@@ -93,7 +93,17 @@ def cepstra(samples: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     frames = frames - frames.mean(axis=1, keepdims=True)
     level_db = 10.0 * np.log10(np.mean(frames**2, axis=1) + 1e-10)
     spec = np.fft.rfft(frames * _WINDOW, FFT_SAMPLES, axis=1)
-    mel = (spec.real**2 + spec.imag**2) @ _MEL.T
+    return level_db, spec.real**2 + spec.imag**2
+
+
+def cepstra(samples: np.ndarray,
+            powers: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Frame levels [dB] and MFCCs (frames x CEPSTRA) of 16 kHz mono audio.
+
+    `powers` is `frame_powers(samples)` where the caller has it already.
+    """
+    level_db, power = frame_powers(samples) if powers is None else powers
+    mel = power @ _MEL.T
     return level_db, np.log(mel + 1e-10) @ _DCT.T
 
 
@@ -108,7 +118,8 @@ def sounding_frames(level_db: np.ndarray, floor_db: float | None = None) -> slic
     return slice(int(active[0]), int(active[-1]) + 1)
 
 
-def word_features(samples: np.ndarray, floor_db: float | None = None) -> np.ndarray | None:
+def word_features(samples: np.ndarray, floor_db: float | None = None,
+                  powers: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray | None:
     """The word model's input vector for one slot, or None when nothing sounded.
 
     Parameters
@@ -117,8 +128,9 @@ def word_features(samples: np.ndarray, floor_db: float | None = None) -> np.ndar
         The slot's audio, 16 kHz mono.
     floor_db : float, optional
         The room's noise floor known from earlier slots [dB, frame level].
+    powers : `frame_powers(samples)` where the caller has it already
     """
-    level_db, mfcc = cepstra(samples)
+    level_db, mfcc = cepstra(samples, powers)
     stretch = sounding_frames(level_db, floor_db)
     if stretch is None:
         return None
