@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from beattrainer.recognize.acoustic import FRAME_SAMPLES, HOP_SAMPLES, frame_rows
 from beattrainer.recognize.framememo import FrameMemo
@@ -37,19 +38,16 @@ def _spans(rng: np.random.Generator, n_samples: int) -> list[tuple[int, int]]:
     return spans
 
 
-def test_acoustic_frames_are_those_of_the_whole_slot(make_slot, rng):
+@pytest.mark.parametrize("analyse, frame, hop, capacity_samples", [
+    (frame_rows, FRAME_SAMPLES, HOP_SAMPLES, 160_000),  # the acoustic frames
+    (frame_powers, WORD_FRAME, WORD_HOP, 40_000),  # the word spectra
+])
+def test_remembered_frames_are_those_of_the_whole_slot(make_slot, rng, analyse, frame, hop,
+                                                       capacity_samples):
     stream = _stream(make_slot)
-    memo = FrameMemo(frame_rows, FRAME_SAMPLES, HOP_SAMPLES, capacity_samples=160_000)
+    memo = FrameMemo(analyse, frame, hop, capacity_samples=capacity_samples)
     for a, b in _spans(rng, len(stream)):
-        got, want = memo(stream[a:b]), frame_rows(stream[a:b])
-        assert all(np.array_equal(g, w) for g, w in zip(got, want, strict=True)), (a, b)
-
-
-def test_word_spectra_are_those_of_the_whole_slot(make_slot, rng):
-    stream = _stream(make_slot)
-    memo = FrameMemo(frame_powers, WORD_FRAME, WORD_HOP, capacity_samples=40_000)
-    for a, b in _spans(rng, len(stream)):
-        got, want = memo(stream[a:b]), frame_powers(stream[a:b])
+        got, want = memo(stream[a:b]), analyse(stream[a:b])
         assert all(np.array_equal(g, w) for g, w in zip(got, want, strict=True)), (a, b)
 
 
