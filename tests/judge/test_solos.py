@@ -287,3 +287,43 @@ def test_solo_2_right_after_solo_1_is_not_one_of_solo_1s_syllables(render):
     assert report.period_s == pytest.approx(solos_period_s(truth), rel=0.02)
     assert all(abs(v.heard_onset_s - st["word_onset_s"]) < 0.03
                for v, st in zip(report.slots[:2], truth["slots"][:2]))
+
+
+SOLO_2_WHILE_SOLO_1_SOUNDS = [
+    # Babble at 20 dB with reverb (judge seed 98, case 149): both solos heard right, but the
+    # group's second word was its off-beat mistake and its third a free-timing card, so the
+    # solos' pair kept only one of the group's words. A line from solo 1's KAT through the
+    # group's words won: solo 1's syllables, counted on from that KAT, took in the real
+    # solo 2, and the line put solo 2 197 ms after it, inside its word (the period 20%
+    # short, the off-beat word passed as "on the beat" and a word after it failed).
+    pytest.param(
+        ["39", "19", "10", "05"], "challenge-7", 2, "off_beat@3",
+        {"period_s": 1.3159016553172456, "voices": 2, "snr_db": 20.0, "noise": "babble",
+         "jitter_ms": 5.953374529362212, "reverb": True}, 1053258058, ("Anna", "Ben"),
+        id="solo-2-inside-its-word-on-a-line-from-solo-1s-kat"),
+    # Babble at 10 dB, clean (judge seed 98, case 007): solo 1 heard only at its KAT, 434 ms
+    # late, solo 2 94 ms late; the line through solo 1 and the group's words put solo 2 174
+    # ms after the heard solo 2, taken for solo 1's last syllable (the period 12% short, the
+    # group's second word "230 ms late").
+    pytest.param(
+        ["12", "45", "22", "40", "35", "46"], "challenge-7", 4, None,
+        {"period_s": 1.5360826507612035, "voices": 3, "snr_db": 10.0, "noise": "babble",
+         "jitter_ms": 0.22683533522402932}, 393298274, ("Anna", "Ben", "Cem"),
+        id="solo-2-174-ms-after-solo-1s-last-heard-syllable"),
+]
+
+
+@pytest.mark.parametrize("cards, mode, number, mistake, options, seed, players",
+                         SOLO_2_WHILE_SOLO_1_SOUNDS)
+def test_solo_2_starts_after_solo_1s_last_syllable_has_sounded(render, cards, mode, number,
+                                                                mistake, options, seed, players):
+    # The lead's MIEZEKATZE ends with its last syllable's vowel: solo 2 starts at least
+    # `SOLO_TAIL_S` after the last syllable heard as solo 1's.
+    report, truth = judged_case(render, cards, mode, number, mistake, options, seed, players)
+    assert report.period_s == pytest.approx(solos_period_s(truth), rel=0.05)
+    assert all(v.verdict == "ok" for v in report.slots[:2])
+    placed = truth["mistake"]
+    if placed is None:
+        assert report.mistake is None, report.to_json()["mistake"]
+    else:
+        assert report.mistake is not None and report.mistake.slot.index == placed["slot"]
