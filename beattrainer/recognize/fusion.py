@@ -454,7 +454,12 @@ def decide(labels, syllables_of, evidence: Evidence, expected: Item, alternative
         # where any of several words is due (a name of the players, 09 and 13),
         # saying one of them is one hypothesis: split over the names, it lost to a
         # word that is less likely than all of them together (decision 25)
-        best = max(expected_labels & set(labels), key=posteriors.__getitem__)
+        # names tie where the word model knows them only as one class: prefer the
+        # card's own name, then the labels' order, never a set's (hash-seeded) order
+        due_in_order = [expected.label, *(label for label in labels
+                                          if label in expected_labels)]
+        best = max((label for label in due_in_order if label in posteriors),
+                   key=posteriors.__getitem__)
     modifier = None
     if best == MIEZEKATZE:
         modifier = heard_modifier(expected.modifier, evidence.modifier_scores)
