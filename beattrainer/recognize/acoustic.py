@@ -175,35 +175,55 @@ def analyse_frames(samples: np.ndarray) -> Frames:
         x = np.concatenate([x, np.zeros(FRAME_SAMPLES - len(x))])
     frames = np.lib.stride_tricks.sliding_window_view(x, FRAME_SAMPLES)[::HOP_SAMPLES]
     frames = frames - frames.mean(axis=1, keepdims=True)
-    window = np.hanning(FRAME_SAMPLES)
     power_t = np.mean(frames**2, axis=1)
     level_db = 10.0 * np.log10(power_t + 1e-10)
-    spec = np.fft.rfft(frames * window, FFT_SAMPLES, axis=1)
-    power = spec.real**2 + spec.imag**2 + 1e-14
-    freqs = np.fft.rfftfreq(FFT_SAMPLES, 1.0 / SAMPLE_RATE)
+    power = _power_spectrum(np.fft.rfft(frames * _WINDOW, FFT_SAMPLES, axis=1))
+    power += 1e-14
     total = power.sum(axis=1)
-    centroid = (power * freqs).sum(axis=1) / total
-    high_ratio = power[:, freqs >= 4000.0].sum(axis=1) / total
-    tonality = 10.0 * np.log10(power.max(axis=1) / np.median(power, axis=1))
+    centroid = (power * _FREQS_HZ).sum(axis=1) / total
+    high_ratio = power[:, _HIGH_BINS].sum(axis=1) / total
+    tonality = 10.0 * np.log10(power.max(axis=1) / _median_of_rows(power))
     band = power[:, _HARMONIC_BINS]
     log_band = np.log(band)
     flatness = 10.0 * (log_band.mean(axis=1) - np.log(band.mean(axis=1))) / np.log(10.0)
     # autocorrelation of the un-windowed-at-the-edges frame via the spectrum
-    plain = np.fft.rfft(frames, FFT_SAMPLES, axis=1)
-    acf = np.fft.irfft(plain.real**2 + plain.imag**2, FFT_SAMPLES, axis=1)[:, :FRAME_SAMPLES]
-    lags = np.arange(FRAME_SAMPLES)
-    acf = acf / (acf[:, :1] + 1e-12) * FRAME_SAMPLES / np.maximum(FRAME_SAMPLES - lags, 1)
-    lo = int(SAMPLE_RATE / PITCH_RANGE_HZ[1])
-    hi = int(SAMPLE_RATE / PITCH_RANGE_HZ[0])
-    region = acf[:, lo:hi]
+    acf = np.fft.irfft(_power_spectrum(np.fft.rfft(frames, FFT_SAMPLES, axis=1)), FFT_SAMPLES,
+                       axis=1)
+    # normalised only where it is read: lag 0 and the pitch range
+    region = acf[:, _PITCH_LAGS] / (acf[:, :1] + 1e-12) * FRAME_SAMPLES / _LAG_OVERLAPS
     best = region.argmax(axis=1)
     voicing = np.clip(region[np.arange(len(region)), best], 0.0, 1.0)
-    pitch = SAMPLE_RATE / (best + lo)
+    pitch = SAMPLE_RATE / (best + _PITCH_LAGS.start)
     return Frames(level_db, voicing, pitch, centroid, high_ratio, tonality, flatness)
 
 
+def _power_spectrum(spec: np.ndarray) -> np.ndarray:
+    """|spec|^2, as `spec.real**2 + spec.imag**2` gives it, with one temporary less."""
+    power = np.square(spec.real)
+    power += np.square(spec.imag)
+    return power
+
+
+def _median_of_rows(a: np.ndarray) -> np.ndarray:
+    """`np.median(a, axis=1)` for rows of odd length without NaN: the middle order statistic.
+
+    (np.median partitions the same way and takes the mean of that one element, which is
+    the element; its checks and bookkeeping cost more than the partition on a slot.)
+    """
+    middle = a.shape[1] // 2
+    return np.partition(a, middle, axis=1)[:, middle]
+
+
+_WINDOW = np.hanning(FRAME_SAMPLES)
 _FREQS_HZ = np.fft.rfftfreq(FFT_SAMPLES, 1.0 / SAMPLE_RATE)
+# (boolean masks, not slices: a row-wise sum over a strided view adds in another order
+# than over the contiguous copy a mask gives, and may differ in the last bit)
 _HARMONIC_BINS = (_FREQS_HZ >= HARMONIC_BAND_HZ[0]) & (_FREQS_HZ <= HARMONIC_BAND_HZ[1])
+_HIGH_BINS = _FREQS_HZ >= 4000.0
+# the autocorrelation's lags of a pitch in PITCH_RANGE_HZ, and how many samples of a frame
+# overlap at each (the normalisation makes up for the overlap that shrinks with the lag)
+_PITCH_LAGS = slice(int(SAMPLE_RATE / PITCH_RANGE_HZ[1]), int(SAMPLE_RATE / PITCH_RANGE_HZ[0]))
+_LAG_OVERLAPS = np.maximum(FRAME_SAMPLES - np.arange(FRAME_SAMPLES), 1)[_PITCH_LAGS]
 
 
 def estimate_floor_db(level_db: np.ndarray) -> float:

@@ -93,7 +93,9 @@ def frame_powers(samples: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     frames = frames - frames.mean(axis=1, keepdims=True)
     level_db = 10.0 * np.log10(np.mean(frames**2, axis=1) + 1e-10)
     spec = np.fft.rfft(frames * _WINDOW, FFT_SAMPLES, axis=1)
-    return level_db, spec.real**2 + spec.imag**2
+    power = np.square(spec.real)
+    power += np.square(spec.imag)  # (spec.real**2 + spec.imag**2, one temporary less)
+    return level_db, power
 
 
 def cepstra(samples: np.ndarray,
