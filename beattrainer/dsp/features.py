@@ -527,6 +527,20 @@ def percentile(values, q: float):
     return sorted_percentile(ordered, q)
 
 
+def array_percentile(values: np.ndarray, q: float) -> float:
+    """`np.percentile(values, q)` of a 1-D float array without NaN, as a float, fast.
+
+    np.percentile's wrapper costs some 40 us a call, more than partitioning a slot's
+    few hundred frame levels: the two order statistics around the position are
+    partitioned into place and interpolated as numpy does (`sorted_percentile`),
+    so the result is the same to the bit.
+    """
+    position = q / 100.0 * (len(values) - 1)
+    below = math.floor(position)
+    above = min(below + 1, len(values) - 1)
+    return float(sorted_percentile(np.partition(values, (below, above)), q))
+
+
 def sorted_percentile(ordered, q: float):
     """`percentile` of values sorted already (a list of floats, or rows sorted along axis 0)."""
     position = q / 100.0 * (len(ordered) - 1)

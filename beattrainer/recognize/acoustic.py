@@ -13,6 +13,8 @@ from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
+from beattrainer.dsp.features import array_percentile
+
 SAMPLE_RATE = 16_000        # [Hz] the pipeline rate
 HOP_SAMPLES = 160           # [samples] 10 ms between analysis frames
 FRAME_SAMPLES = 640         # [samples] 40 ms: two periods of a 50 Hz growl
@@ -230,7 +232,7 @@ def estimate_floor_db(level_db: np.ndarray) -> float:
     """Noise floor of a slot: the 10th percentile of frame levels [dBFS]."""
     if len(level_db) == 0:
         return MIN_FLOOR_DBFS
-    return float(max(np.percentile(level_db, 10), MIN_FLOOR_DBFS))
+    return max(array_percentile(level_db, 10), MIN_FLOOR_DBFS)
 
 
 def count_syllables(level_db: np.ndarray, active: np.ndarray) -> list[int]:
@@ -325,7 +327,7 @@ def describe_slot(samples: np.ndarray, floor_db: float | None = None,
     voiced = active & (frames.voicing >= VOICED_CORRELATION)
     level = float(10.0 * np.log10(np.mean(power)))
     pitch = float(np.median(frames.pitch_hz[voiced])) if voiced.sum() >= 3 else None
-    pitch_low = float(np.percentile(frames.pitch_hz[voiced], 20)) if pitch else None
+    pitch_low = array_percentile(frames.pitch_hz[voiced], 20) if pitch else None
     starts = count_syllables(frames.level_db, active)
     # frame i covers samples [i*hop, i*hop + frame); report onsets at the window's end
     offset_s = (FRAME_SAMPLES - HOP_SAMPLES) / SAMPLE_RATE
