@@ -13,7 +13,7 @@ from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
-from beattrainer.dsp.features import array_percentile
+from beattrainer.dsp.features import array_percentile, float_median
 
 SAMPLE_RATE = 16_000        # [Hz] the pipeline rate
 HOP_SAMPLES = 160           # [samples] 10 ms between analysis frames
@@ -326,7 +326,7 @@ def describe_slot(samples: np.ndarray, floor_db: float | None = None,
     idx = np.flatnonzero(active)
     voiced = active & (frames.voicing >= VOICED_CORRELATION)
     level = float(10.0 * np.log10(np.mean(power)))
-    pitch = float(np.median(frames.pitch_hz[voiced])) if voiced.sum() >= 3 else None
+    pitch = float_median(frames.pitch_hz[voiced]) if voiced.sum() >= 3 else None
     pitch_low = array_percentile(frames.pitch_hz[voiced], 20) if pitch else None
     starts = count_syllables(frames.level_db, active)
     # frame i covers samples [i*hop, i*hop + frame); report onsets at the window's end
@@ -421,10 +421,10 @@ class GroupProfile:
         lows = [a.pitch_low_hz for a in sounding if a.pitch_low_hz]
         return cls(
             level_db=float(np.mean([a.level_db for a in sounding])),
-            pitch_hz=float(np.median(pitches)) if pitches else None,
+            pitch_hz=float_median(pitches) if pitches else None,
             duration_s=float(np.mean([a.duration_s for a in sounding])),
             floor_db=float(min(a.floor_db for a in sounding)),
-            pitch_low_hz=float(np.median(lows)) if lows else None,
+            pitch_low_hz=float_median(lows) if lows else None,
         )
 
 
@@ -451,11 +451,11 @@ def reference_profile(normal: list[tuple[int | None, SlotAcoustics]], performer:
     if not recent:
         return replace(group, lead_alone=lead_alone) if group else None
     pitches = [a.pitch_hz for a in recent if a.pitch_hz]
-    pitch = float(np.median(pitches)) if pitches else (group.pitch_hz if group else None)
+    pitch = float_median(pitches) if pitches else (group.pitch_hz if group else None)
     lows = [a.pitch_low_hz for a in recent if a.pitch_low_hz]
-    low = float(np.median(lows)) if lows else (group.pitch_low_hz if group else None)
+    low = float_median(lows) if lows else (group.pitch_low_hz if group else None)
     return GroupProfile(
-        level_db=float(np.median([a.level_db for a in recent])),
+        level_db=float_median([a.level_db for a in recent]),
         pitch_hz=pitch,
         pitch_low_hz=low,
         duration_s=group.duration_s if group else float(np.median(
