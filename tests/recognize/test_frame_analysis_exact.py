@@ -109,3 +109,12 @@ def test_power_spectrum_is_the_sum_of_squares():
     spec = np.fft.rfft(np.random.default_rng(4).standard_normal((9, 640)), FFT_SAMPLES, axis=1)
     want = spec.real**2 + spec.imag**2
     assert acoustic._power_spectrum(spec).tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize("window", [None, np.hanning(640)])
+def test_padded_transform_is_numpys_own(window):
+    from beattrainer.dsp.features import rfft_padded
+
+    frames = np.random.default_rng(5).standard_normal((33, 640))
+    want = np.fft.rfft(frames if window is None else frames * window, FFT_SAMPLES, axis=1)
+    assert rfft_padded(frames, FFT_SAMPLES, window).tobytes() == want.tobytes()
