@@ -103,8 +103,10 @@ def rfft_padded(frames: np.ndarray, fft_samples: int,
     the zeros) go through its batched transform, a quarter cheaper for the recognizer's
     1024-point spectra of 640-sample frames.
     """
-    padded = np.zeros((len(frames), fft_samples))
-    head = padded[:, :frames.shape[1]]
+    width = frames.shape[1]
+    padded = np.empty((len(frames), fft_samples))
+    padded[:, width:] = 0.0  # (only the padding: zeroing it all cost a tenth of the transform)
+    head = padded[:, :width]
     if window is None:
         head[...] = frames
     else:
