@@ -94,6 +94,26 @@ def power_spectrum(frames: np.ndarray, window: np.ndarray,
     return spectrum.real**2 + spectrum.imag**2
 
 
+def rfft_padded(frames: np.ndarray, fft_samples: int,
+                window: np.ndarray | None = None) -> np.ndarray:
+    """`np.fft.rfft(frames * window, fft_samples, axis=1)` (window optional), faster.
+
+    The same numbers: given rows shorter than the transform, numpy pads and transforms
+    them one at a time; the rows padded here (the windowed frame written straight into
+    the zeros) go through its batched transform, a quarter cheaper for the recognizer's
+    1024-point spectra of 640-sample frames.
+    """
+    width = frames.shape[1]
+    padded = np.empty((len(frames), fft_samples))
+    padded[:, width:] = 0.0  # (only the padding: zeroing it all cost a tenth of the transform)
+    head = padded[:, :width]
+    if window is None:
+        head[...] = frames
+    else:
+        np.multiply(frames, window, out=head)
+    return np.fft.rfft(padded, axis=1)
+
+
 def band_sums(power: np.ndarray, bin_edges: np.ndarray) -> np.ndarray:
     """Sum a power spectrum over the bands of `band_bin_edges`, shape (n_hops, n_bands)."""
     if len(power) == 0:
@@ -525,6 +545,38 @@ def percentile(values, q: float):
     else:
         ordered = sorted(values)
     return sorted_percentile(ordered, q)
+
+
+def array_percentile(values: np.ndarray, q: float) -> float:
+    """`np.percentile(values, q)` of a 1-D float array without NaN, as a float, fast.
+
+    np.percentile's wrapper costs some 40 us a call, more than partitioning a slot's
+    few hundred frame levels: the two order statistics around the position are
+    partitioned into place and interpolated as numpy does (`sorted_percentile`),
+    so the result is the same to the bit.
+    """
+    position = q / 100.0 * (len(values) - 1)
+    below = math.floor(position)
+    above = min(below + 1, len(values) - 1)
+    return float(sorted_percentile(np.partition(values, (below, above)), q))
+
+
+def float_median(values) -> float:
+    """`float(np.median(values))` of a sequence (or 1-D array) of floats without NaN, fast.
+
+    np.median's wrapper costs some 25 us a call, many times what the middle one or two
+    values of a few take to find; their mean is taken as numpy takes it ((a + b) / 2).
+    Values of another dtype than float64 (numpy would average two float32 in float32)
+    go to np.median itself.
+    """
+    a = np.asarray(values)
+    if a.dtype != np.float64 or a.ndim != 1 or len(a) == 0:
+        return float(np.median(a))
+    half = len(a) // 2
+    if len(a) % 2:
+        return float(np.partition(a, half)[half])
+    middle = np.partition(a, (half - 1, half))
+    return float((middle[half - 1] + middle[half]) / 2.0)
 
 
 def sorted_percentile(ordered, q: float):

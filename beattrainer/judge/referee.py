@@ -15,6 +15,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
+from beattrainer.dsp.features import float_median
 from beattrainer.dsp.tempo import TempoTracker
 from beattrainer.events import Onset, OnsetKind
 from beattrainer.judge.expected import (
@@ -655,7 +656,7 @@ class Referee:
         if not self._word_start_levels_db or \
                 any(abs(p.time_s - onset_s) < MIN_SYLLABLE_GAP_S for p in self.hearing.percussion):
             return False  # (a kiss or a squeak may be soft; it is a hit, not a word)
-        normal_db = float(np.median(self._word_start_levels_db[-8:]))
+        normal_db = float_median(self._word_start_levels_db[-8:])
         return self.hearing.onset_level_db(onset_s) < normal_db - NOISE_ONSET_DB
 
     def _word_end(self, onset_s: float, final: bool, free: bool = False,

@@ -13,6 +13,8 @@ from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
+from beattrainer.dsp.features import array_percentile, float_median, rfft_padded
+
 SAMPLE_RATE = 16_000        # [Hz] the pipeline rate
 HOP_SAMPLES = 160           # [samples] 10 ms between analysis frames
 FRAME_SAMPLES = 640         # [samples] 40 ms: two periods of a 50 Hz growl
@@ -175,42 +177,61 @@ def analyse_frames(samples: np.ndarray) -> Frames:
         x = np.concatenate([x, np.zeros(FRAME_SAMPLES - len(x))])
     frames = np.lib.stride_tricks.sliding_window_view(x, FRAME_SAMPLES)[::HOP_SAMPLES]
     frames = frames - frames.mean(axis=1, keepdims=True)
-    window = np.hanning(FRAME_SAMPLES)
     power_t = np.mean(frames**2, axis=1)
     level_db = 10.0 * np.log10(power_t + 1e-10)
-    spec = np.fft.rfft(frames * window, FFT_SAMPLES, axis=1)
-    power = spec.real**2 + spec.imag**2 + 1e-14
-    freqs = np.fft.rfftfreq(FFT_SAMPLES, 1.0 / SAMPLE_RATE)
+    power = _power_spectrum(rfft_padded(frames, FFT_SAMPLES, _WINDOW))
+    power += 1e-14
     total = power.sum(axis=1)
-    centroid = (power * freqs).sum(axis=1) / total
-    high_ratio = power[:, freqs >= 4000.0].sum(axis=1) / total
-    tonality = 10.0 * np.log10(power.max(axis=1) / np.median(power, axis=1))
+    centroid = (power * _FREQS_HZ).sum(axis=1) / total
+    high_ratio = power[:, _HIGH_BINS].sum(axis=1) / total
+    tonality = 10.0 * np.log10(power.max(axis=1) / _median_of_rows(power))
     band = power[:, _HARMONIC_BINS]
     log_band = np.log(band)
     flatness = 10.0 * (log_band.mean(axis=1) - np.log(band.mean(axis=1))) / np.log(10.0)
     # autocorrelation of the un-windowed-at-the-edges frame via the spectrum
-    plain = np.fft.rfft(frames, FFT_SAMPLES, axis=1)
-    acf = np.fft.irfft(plain.real**2 + plain.imag**2, FFT_SAMPLES, axis=1)[:, :FRAME_SAMPLES]
-    lags = np.arange(FRAME_SAMPLES)
-    acf = acf / (acf[:, :1] + 1e-12) * FRAME_SAMPLES / np.maximum(FRAME_SAMPLES - lags, 1)
-    lo = int(SAMPLE_RATE / PITCH_RANGE_HZ[1])
-    hi = int(SAMPLE_RATE / PITCH_RANGE_HZ[0])
-    region = acf[:, lo:hi]
+    acf = np.fft.irfft(_power_spectrum(rfft_padded(frames, FFT_SAMPLES)), FFT_SAMPLES, axis=1)
+    # normalised only where it is read: lag 0 and the pitch range
+    region = acf[:, _PITCH_LAGS] / (acf[:, :1] + 1e-12) * FRAME_SAMPLES / _LAG_OVERLAPS
     best = region.argmax(axis=1)
     voicing = np.clip(region[np.arange(len(region)), best], 0.0, 1.0)
-    pitch = SAMPLE_RATE / (best + lo)
+    pitch = SAMPLE_RATE / (best + _PITCH_LAGS.start)
     return Frames(level_db, voicing, pitch, centroid, high_ratio, tonality, flatness)
 
 
+def _power_spectrum(spec: np.ndarray) -> np.ndarray:
+    """|spec|^2, as `spec.real**2 + spec.imag**2` gives it, with one temporary less."""
+    power = np.square(spec.real)
+    power += np.square(spec.imag)
+    return power
+
+
+def _median_of_rows(a: np.ndarray) -> np.ndarray:
+    """`np.median(a, axis=1)` for rows of odd length without NaN: the middle order statistic.
+
+    (np.median partitions the same way and takes the mean of that one element, which is
+    the element; its checks and bookkeeping cost more than the partition on a slot.)
+    """
+    middle = a.shape[1] // 2
+    return np.partition(a, middle, axis=1)[:, middle]
+
+
+_WINDOW = np.hanning(FRAME_SAMPLES)
 _FREQS_HZ = np.fft.rfftfreq(FFT_SAMPLES, 1.0 / SAMPLE_RATE)
+# (boolean masks, not slices: a row-wise sum over a strided view adds in another order
+# than over the contiguous copy a mask gives, and may differ in the last bit)
 _HARMONIC_BINS = (_FREQS_HZ >= HARMONIC_BAND_HZ[0]) & (_FREQS_HZ <= HARMONIC_BAND_HZ[1])
+_HIGH_BINS = _FREQS_HZ >= 4000.0
+# the autocorrelation's lags of a pitch in PITCH_RANGE_HZ, and how many samples of a frame
+# overlap at each (the normalisation makes up for the overlap that shrinks with the lag)
+_PITCH_LAGS = slice(int(SAMPLE_RATE / PITCH_RANGE_HZ[1]), int(SAMPLE_RATE / PITCH_RANGE_HZ[0]))
+_LAG_OVERLAPS = np.maximum(FRAME_SAMPLES - np.arange(FRAME_SAMPLES), 1)[_PITCH_LAGS]
 
 
 def estimate_floor_db(level_db: np.ndarray) -> float:
     """Noise floor of a slot: the 10th percentile of frame levels [dBFS]."""
     if len(level_db) == 0:
         return MIN_FLOOR_DBFS
-    return float(max(np.percentile(level_db, 10), MIN_FLOOR_DBFS))
+    return max(array_percentile(level_db, 10), MIN_FLOOR_DBFS)
 
 
 def count_syllables(level_db: np.ndarray, active: np.ndarray) -> list[int]:
@@ -304,8 +325,8 @@ def describe_slot(samples: np.ndarray, floor_db: float | None = None,
     idx = np.flatnonzero(active)
     voiced = active & (frames.voicing >= VOICED_CORRELATION)
     level = float(10.0 * np.log10(np.mean(power)))
-    pitch = float(np.median(frames.pitch_hz[voiced])) if voiced.sum() >= 3 else None
-    pitch_low = float(np.percentile(frames.pitch_hz[voiced], 20)) if pitch else None
+    pitch = float_median(frames.pitch_hz[voiced]) if voiced.sum() >= 3 else None
+    pitch_low = array_percentile(frames.pitch_hz[voiced], 20) if pitch else None
     starts = count_syllables(frames.level_db, active)
     # frame i covers samples [i*hop, i*hop + frame); report onsets at the window's end
     offset_s = (FRAME_SAMPLES - HOP_SAMPLES) / SAMPLE_RATE
@@ -399,10 +420,10 @@ class GroupProfile:
         lows = [a.pitch_low_hz for a in sounding if a.pitch_low_hz]
         return cls(
             level_db=float(np.mean([a.level_db for a in sounding])),
-            pitch_hz=float(np.median(pitches)) if pitches else None,
+            pitch_hz=float_median(pitches) if pitches else None,
             duration_s=float(np.mean([a.duration_s for a in sounding])),
             floor_db=float(min(a.floor_db for a in sounding)),
-            pitch_low_hz=float(np.median(lows)) if lows else None,
+            pitch_low_hz=float_median(lows) if lows else None,
         )
 
 
@@ -429,11 +450,11 @@ def reference_profile(normal: list[tuple[int | None, SlotAcoustics]], performer:
     if not recent:
         return replace(group, lead_alone=lead_alone) if group else None
     pitches = [a.pitch_hz for a in recent if a.pitch_hz]
-    pitch = float(np.median(pitches)) if pitches else (group.pitch_hz if group else None)
+    pitch = float_median(pitches) if pitches else (group.pitch_hz if group else None)
     lows = [a.pitch_low_hz for a in recent if a.pitch_low_hz]
-    low = float(np.median(lows)) if lows else (group.pitch_low_hz if group else None)
+    low = float_median(lows) if lows else (group.pitch_low_hz if group else None)
     return GroupProfile(
-        level_db=float(np.median([a.level_db for a in recent])),
+        level_db=float_median([a.level_db for a in recent]),
         pitch_hz=pitch,
         pitch_low_hz=low,
         duration_s=group.duration_s if group else float(np.median(

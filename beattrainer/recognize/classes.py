@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from beattrainer.recognize.acoustic import FEATURE_NAMES, SlotAcoustics
-from beattrainer.recognize.modelfile import read_model_json
+from beattrainer.recognize.modelfile import load_model
 from beattrainer.recognize.vocabulary import CLASSES, QUIET
 
 CLASS_MODEL_FILE = "acoustic-classes.json"
@@ -108,7 +108,6 @@ def fit_class_model(examples: list[tuple[SlotAcoustics, str]]) -> ClassModel:
 
 def load_class_model(path: Path | None = None) -> ClassModel:
     """The bundled class model (default `models/acoustic-classes.json`)."""
-    data, source = read_model_json(path, CLASS_MODEL_FILE, "class model",
-                                   "python -m beattrainer.recognize.training",
-                                   ClassModelError)
-    return ClassModel.from_json(data, source)
+    return load_model(path, CLASS_MODEL_FILE, "class model",
+                      "python -m beattrainer.recognize.training", ClassModelError,
+                      ClassModel.from_json)

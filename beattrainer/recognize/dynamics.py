@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from beattrainer.recognize.acoustic import GroupProfile, SlotAcoustics
-from beattrainer.recognize.modelfile import read_model_json
+from beattrainer.recognize.modelfile import load_model
 
 DYNAMICS_MODEL_FILE = "dynamics.json"
 DYNAMICS_CLASSES = ("normal", "quiet", "loud", "high")
@@ -105,7 +105,6 @@ class DynamicsModel:
 
 def load_dynamics_model(path: Path | None = None) -> DynamicsModel:
     """The bundled dynamics model (default `models/dynamics.json`)."""
-    data, source = read_model_json(path, DYNAMICS_MODEL_FILE, "dynamics model",
-                                   "python -m beattrainer.recognize.dynamics_training",
-                                   DynamicsModelError)
-    return DynamicsModel.from_json(data, source)
+    return load_model(path, DYNAMICS_MODEL_FILE, "dynamics model",
+                      "python -m beattrainer.recognize.dynamics_training", DynamicsModelError,
+                      DynamicsModel.from_json)

@@ -22,7 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
-from beattrainer.recognize.modelfile import read_model_json
+from beattrainer.dsp.features import array_percentile, rfft_padded
+from beattrainer.recognize.modelfile import load_model
 from beattrainer.recognize.vocabulary import CARD_WORDS, NONVERBAL, SILENCE
 
 SAMPLE_RATE = 16_000
@@ -92,8 +93,10 @@ def frame_powers(samples: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     frames = np.lib.stride_tricks.sliding_window_view(x, FRAME_SAMPLES)[::HOP_SAMPLES]
     frames = frames - frames.mean(axis=1, keepdims=True)
     level_db = 10.0 * np.log10(np.mean(frames**2, axis=1) + 1e-10)
-    spec = np.fft.rfft(frames * _WINDOW, FFT_SAMPLES, axis=1)
-    return level_db, spec.real**2 + spec.imag**2
+    spec = rfft_padded(frames, FFT_SAMPLES, _WINDOW)
+    power = np.square(spec.real)
+    power += np.square(spec.imag)  # (spec.real**2 + spec.imag**2, one temporary less)
+    return level_db, power
 
 
 def cepstra(samples: np.ndarray,
@@ -109,7 +112,7 @@ def cepstra(samples: np.ndarray,
 
 def sounding_frames(level_db: np.ndarray, floor_db: float | None = None) -> slice | None:
     """The stretch from the first to the last frame that carries the slot's sound."""
-    own_floor = float(np.percentile(level_db, 10))
+    own_floor = array_percentile(level_db, 10)
     floor = own_floor if floor_db is None else min(floor_db, own_floor + 3.0)
     threshold = max(floor + ACTIVE_ABOVE_FLOOR_DB, float(level_db.max()) - ACTIVE_RANGE_DB)
     active = np.flatnonzero(level_db > threshold)
@@ -245,9 +248,12 @@ class WordEnsemble:
 
 def load_word_model(path: Path | None = None) -> WordModel | WordEnsemble:
     """The bundled word model (default `models/word-classes.json`)."""
-    data, source = read_model_json(path, WORD_MODEL_FILE, "word model",
-                                   "python -m beattrainer.recognize.word_training",
-                                   WordModelError)
+    return load_model(path, WORD_MODEL_FILE, "word model",
+                      "python -m beattrainer.recognize.word_training", WordModelError,
+                      _word_model_from_json)
+
+
+def _word_model_from_json(data: dict, source: str) -> WordModel | WordEnsemble:
     if isinstance(data, dict) and "members" in data:
         return WordEnsemble.from_json(data, source)
     return WordModel.from_json(data, source)

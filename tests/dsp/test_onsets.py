@@ -453,6 +453,34 @@ def test_percentile_equals_numpys():
             assert np.array_equal(percentile(values, q), np.percentile(values, q, axis=0))
 
 
+def test_array_percentile_equals_numpys():
+    from beattrainer.dsp.features import array_percentile
+
+    rng = np.random.default_rng(6)
+    for n in (1, 2, 3, 10, 11, 126, 401):
+        for values in (rng.normal(-40.0, 15.0, n), rng.integers(-5, 5, n).astype(float),
+                       np.full(n, -90.0)):
+            values.flags.writeable = False  # (the frames' arrays are read-only)
+            for q in (0.0, 10.0, 20.0, 37.5, 50.0, 90.0, 100.0, *rng.uniform(0, 100, 5)):
+                want = np.percentile(values, q)
+                got = array_percentile(values, q)
+                assert type(got) is float and np.float64(got).tobytes() == want.tobytes()
+
+
+def test_float_median_equals_numpys():
+    from beattrainer.dsp.features import float_median
+
+    rng = np.random.default_rng(7)
+    for n in (1, 2, 3, 4, 5, 8, 9, 126, 127):
+        for values in (rng.normal(-40.0, 15.0, n), rng.integers(-3, 3, n).astype(float),
+                       rng.normal(0.0, 1.0, n).astype(np.float32)):
+            for given in (values, list(values), [float(v) for v in values]):
+                want = float(np.median(given))
+                got = float_median(given)
+                assert type(got) is float
+                assert np.float64(got).tobytes() == np.float64(want).tobytes()
+
+
 def test_the_detectors_shortcuts_equal_numpys():
     """The plain-Python stand-ins for numpy calls on a few values give numpy's results."""
     import itertools
