@@ -1008,7 +1008,11 @@ class Referee:
             nearest_beat = round((onset_s - tracker.expected_s(0)) / period)
             back_on_grid = abs(onset_s - tracker.expected_s(nearest_beat)) <= \
                 self.tolerances.off_beat_s(period)
-            next_beat = pending.beat + max(1, round((onset_s - pending.onset_s) / period))
+            # off the grid, the beats between count at the pace the group went into the
+            # off word, not the solos': a group 25% slower said its word after a silent
+            # slot 2.5 solo periods on, and counted as three beats, it had sped up 9%
+            pace = tracker.local_period_s([(pending.beat, pending.onset_s)]) or period
+            next_beat = pending.beat + max(1, round((onset_s - pending.onset_s) / pace))
             # how fast the group goes now: the last words heard, the off one, the next
             local = tracker.local_period_s([(pending.beat, pending.onset_s), (next_beat, onset_s)])
             drift = local / tracker.solo_period_s - 1.0 if local else 0.0

@@ -42,3 +42,16 @@ def test_a_given_grid_is_no_word_of_the_group(render):
     grid = (truth["period_s"], truth["slots"][0]["expected_onset_s"])
     report = judge(perf, samples, grid=grid)
     assert_drift_caught(report, truth)
+
+
+def test_beats_after_a_silent_slot_count_at_the_drifting_groups_pace(render):
+    # The group slowed (challenge 8, pink noise at 10 dB; judge seed 98, case 188): its
+    # MIEZEKATZE came 318 ms late, a silent slot followed, and its next word came 4.01 s
+    # later: two beats at its new pace, 2.5 at the solos'. Counted as three, the group
+    # seemed 9% faster, and the late word stayed "off the beat".
+    perf, samples, sr, truth = render(
+        ["26", "18", "32", "22"], "challenge-8", 2, "tempo_drift@3", 291715391,
+        ("Anna", "Ben", "Cem"), period_s=1.5781908779202283, voices=1, snr_db=10.0,
+        noise="pink", jitter_ms=4.619060470823824, split="test")
+    report = judge(perf, samples)
+    assert_drift_caught(report, truth)
