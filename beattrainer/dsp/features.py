@@ -114,6 +114,13 @@ def rfft_padded(frames: np.ndarray, fft_samples: int,
     return np.fft.rfft(padded, axis=1)
 
 
+def squared_magnitude(spectrum: np.ndarray) -> np.ndarray:
+    """|spectrum|^2, as `spectrum.real**2 + spectrum.imag**2` gives it, with one temporary less."""
+    power = np.square(spectrum.real)
+    power += np.square(spectrum.imag)
+    return power
+
+
 def band_sums(power: np.ndarray, bin_edges: np.ndarray) -> np.ndarray:
     """Sum a power spectrum over the bands of `band_bin_edges`, shape (n_hops, n_bands)."""
     if len(power) == 0:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
-from beattrainer.dsp.features import array_percentile, float_median, rfft_padded
+from beattrainer.dsp.features import array_percentile, float_median, rfft_padded, squared_magnitude
 
 SAMPLE_RATE = 16_000        # [Hz] the pipeline rate
 HOP_SAMPLES = 160           # [samples] 10 ms between analysis frames
@@ -179,7 +179,7 @@ def analyse_frames(samples: np.ndarray) -> Frames:
     frames = frames - frames.mean(axis=1, keepdims=True)
     power_t = np.mean(frames**2, axis=1)
     level_db = 10.0 * np.log10(power_t + 1e-10)
-    power = _power_spectrum(rfft_padded(frames, FFT_SAMPLES, _WINDOW))
+    power = squared_magnitude(rfft_padded(frames, FFT_SAMPLES, _WINDOW))
     power += 1e-14
     total = power.sum(axis=1)
     centroid = (power * _FREQS_HZ).sum(axis=1) / total
@@ -189,20 +189,13 @@ def analyse_frames(samples: np.ndarray) -> Frames:
     log_band = np.log(band)
     flatness = 10.0 * (log_band.mean(axis=1) - np.log(band.mean(axis=1))) / np.log(10.0)
     # autocorrelation of the un-windowed-at-the-edges frame via the spectrum
-    acf = np.fft.irfft(_power_spectrum(rfft_padded(frames, FFT_SAMPLES)), FFT_SAMPLES, axis=1)
+    acf = np.fft.irfft(squared_magnitude(rfft_padded(frames, FFT_SAMPLES)), FFT_SAMPLES, axis=1)
     # normalised only where it is read: lag 0 and the pitch range
     region = acf[:, _PITCH_LAGS] / (acf[:, :1] + 1e-12) * FRAME_SAMPLES / _LAG_OVERLAPS
     best = region.argmax(axis=1)
     voicing = np.clip(region[np.arange(len(region)), best], 0.0, 1.0)
     pitch = SAMPLE_RATE / (best + _PITCH_LAGS.start)
     return Frames(level_db, voicing, pitch, centroid, high_ratio, tonality, flatness)
-
-
-def _power_spectrum(spec: np.ndarray) -> np.ndarray:
-    """|spec|^2, as `spec.real**2 + spec.imag**2` gives it, with one temporary less."""
-    power = np.square(spec.real)
-    power += np.square(spec.imag)
-    return power
 
 
 def _median_of_rows(a: np.ndarray) -> np.ndarray:

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from beattrainer.dsp.features import array_percentile, rfft_padded
+from beattrainer.dsp.features import array_percentile, rfft_padded, squared_magnitude
 from beattrainer.recognize.modelfile import load_model
 from beattrainer.recognize.vocabulary import CARD_WORDS, NONVERBAL, SILENCE
 
@@ -93,10 +93,7 @@ def frame_powers(samples: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     frames = np.lib.stride_tricks.sliding_window_view(x, FRAME_SAMPLES)[::HOP_SAMPLES]
     frames = frames - frames.mean(axis=1, keepdims=True)
     level_db = 10.0 * np.log10(np.mean(frames**2, axis=1) + 1e-10)
-    spec = rfft_padded(frames, FFT_SAMPLES, _WINDOW)
-    power = np.square(spec.real)
-    power += np.square(spec.imag)  # (spec.real**2 + spec.imag**2, one temporary less)
-    return level_db, power
+    return level_db, squared_magnitude(rfft_padded(frames, FFT_SAMPLES, _WINDOW))
 
 
 def cepstra(samples: np.ndarray,
