@@ -142,8 +142,12 @@ pushed hop by hop (its levels change only then). The block analysis counts numpy
 calls: frames are a strided view, the moving averages sum shifted slices of one
 buffer (`features.MovingAverage`, the slices kept as views), the floor sums a chunk
 once it is complete and changes only then, so each floor row is converted to power
-once (`_floor_noise`, from `features.MinimumFloor.update_segments`). The numbers
-are those of the plain per-hop formulation, bit for bit.
+once (`_floor_noise`, from `features.MinimumFloor.update_segments`); a chunk that
+leaves every band's minimum as it was (most do) keeps the floor's row, and a block
+under it finds its parts written already. The detector's attributes are slots: the
+loop reads and writes a few dozen of them per hop, and an instance dict of this
+many keys (over 30) made each a dict lookup. The numbers are those of the plain
+per-hop formulation, bit for bit.
 """
 from __future__ import annotations
 
@@ -545,6 +549,30 @@ class OnsetDetector:
     word.
     """
 
+    # Every attribute is named here (decision 67): `_step` reads and writes a few dozen of
+    # them at every hop, and past 30 attributes CPython's shared-key instance layout gives
+    # way to a plain dict, where each access was a dict lookup; a slot is read directly.
+    __slots__ = ("sr", "config", "hop_samples", "frame_samples", "_hop_s", "_window",
+                 "_bin_edges", "_band_widths", "_voiced_bands", "_tail", "_block_first_hop",
+                 "_clear_top", "_clear_from", "_clear_counts", "_band_rose",
+                 "_band_rose_from", "_smoothers", "_fft_buffer", "_floor_known",
+                 "_floor_buffer", "_floor_hop_parts", "_floor_block_row", "_floor_db_hops",
+                 "_floor_db_block", "_slow_delay_s", "_refine_hops", "_floor_tracker",
+                 "_min_ioi_hops", "_word_gap_hops", "_decay_wait_hops", "_hit_hops",
+                 "_hit_rise_ratio", "_burst_hops", "_burst", "_burst_wait_hops",
+                 "_tail_rates", "_in_room", "_hop", "_recent", "_recent_fast",
+                 "_recent_silent", "_recent_deep", "_recent_word_peak", "_recent_size",
+                 "_recent_bands", "_recent_power", "_recent_high", "_recent_level",
+                 "_recent_spectrum", "_last_was_percussion", "_armed", "_valley_db",
+                 "_valley_hop", "_peak_since_valley_db", "_syllable_peak_db",
+                 "_peak_passed_gate", "_word_peak_db", "_peaks", "_speaker_level_db",
+                 "_floor_db", "_level_memory_hops", "_last_onset_hop", "_last_start_hop",
+                 "_silent_hops", "_background_db", "_background_alpha", "_ambient",
+                 "_ambient_db", "_top_db", "_silence_base_db", "_silence_top_db", "_deep_db",
+                 "_levels_floor_db", "_levels_stale", "_ambient_word_hops", "_chunk_hops",
+                 "_speaker_heard", "_early_ambient", "_warmup_hops", "_word_start_hop",
+                 "_pending", "_held", "_word", "_slow_bands_db_block", "_spectrum_block")
+
     def __init__(self, sr: int, config: OnsetConfig = DEFAULT_CONFIG) -> None:
         self.sr = int(sr)
         self.config = config
@@ -846,13 +874,19 @@ class OnsetDetector:
                 # under it still stands clear of the babble in some band
                 silence = over_top_db
         silent = e < silence
-        self._silent_hops = self._silent_hops + 1 if silent else 0
-        if self._background_db != self._background_db:  # nan: first hop
-            self._background_db = e
-        elif silent and not (self._stands_clear_now() if clear is None else clear):
-            # (a soft /m/ under babble is "silence" for the word gap, but standing clear
-            # in a band it is the word's start, not the background it rises out of)
-            self._background_db += self._background_alpha * (e - self._background_db)
+        background_db = self._background_db
+        if silent:
+            self._silent_hops += 1
+            if background_db != background_db:  # nan: first hop
+                self._background_db = e
+            elif not (self._stands_clear_now() if clear is None else clear):
+                # (a soft /m/ under babble is "silence" for the word gap, but standing clear
+                # in a band it is the word's start, not the background it rises out of)
+                self._background_db = background_db + self._background_alpha * (e - background_db)
+        else:
+            self._silent_hops = 0
+            if background_db != background_db:
+                self._background_db = e
         self._recent.append(e)
         self._recent_word_peak.append(self._word_peak_db)
         self._recent_silent.append(silent)
@@ -903,9 +937,13 @@ class OnsetDetector:
                 # no dip re-armed, and the vowel comes too late to place the syllable
                 self._armed = True
                 self._set_valley(burst_db, int(burst_hop))
-                self._try_fire(e, events, from_burst=True)
+                if not self._below_every_gate(e):
+                    self._try_fire(e, events, from_burst=True)
                 return
-        if not self._armed and self._hit_rise():
+        # (not within `min_ioi_s` of the last onset: the burst of a syllable that just
+        # fired jumps into its vowel)
+        if (not self._armed and hop - self._last_onset_hop >= self._min_ioi_hops
+                and self._abrupt_unvoiced()):
             # an abrupt, unvoiced jump inside a sound (a kiss or a clap right after a
             # word, before its vowel has faded): no dip re-armed, so arm here
             window = list(self._recent)[-self._hit_hops - 1:-1]
@@ -945,7 +983,8 @@ class OnsetDetector:
             self._set_valley(e, hop)
         if hop - self._last_onset_hop < self._min_ioi_hops and not surge:
             return
-        if (hit or e - self._valley_db >= c.rise_db) and e >= c.on_db:
+        if (hit or e - self._valley_db >= c.rise_db) and e >= c.on_db \
+                and not self._below_every_gate(e):  # (most rises end here, in babble)
             self._try_fire(e, events, hit)
 
     def _set_valley(self, level_db: float, hop: int) -> None:
@@ -1151,12 +1190,6 @@ class OnsetDetector:
             min(levels[peak:]) <= levels[peak] - self.config.sounding_dip_db
         return own_syllable or a == 0
 
-    def _hit_rise(self) -> bool:
-        """Whether a hit jumps in while a syllable sounds (see `_abrupt_unvoiced`)."""
-        if self._hop - self._last_onset_hop < self._min_ioi_hops:
-            return False  # (the burst of a syllable that just fired jumps into its vowel)
-        return self._abrupt_unvoiced()
-
     def _abrupt_unvoiced(self) -> bool:
         """Whether the power above `voiced_below_hz` has just jumped abruptly.
 
@@ -1242,8 +1275,7 @@ class OnsetDetector:
 
     def _try_fire(self, e: float, events: list, hit: bool = False,
                   from_burst: bool = False) -> None:
-        if self._below_every_gate(e):
-            return  # (the same early return as below, before tracing anything back)
+        """Fire a rise at level `e` that reaches a gate (callers ask `_below_every_gate` first)."""
         c = self.config
         burst_hop = None if self._burst is None else self._burst[0]
         hop = self._hop
@@ -1375,14 +1407,21 @@ class OnsetDetector:
         c = self.config
         if not self._speaker_heard:
             return e < self._first_word_gate_db()
-        # (asked on most rises: comparisons for min() and max(), see the notes on speed)
-        word_gate_db, foreground_db = self._speaker_level_db - c.word_gate_db, \
-            self._foreground_gate_db()
+        # (asked on a fifth of all hops, most rises in noise or babble: comparisons for min()
+        # and max(), see the notes on speed, and `_foreground_gate_db` and `_fast_now` written
+        # out, the same numbers)
+        word_gate_db = self._speaker_level_db - c.word_gate_db
+        over_bed_db = self._ambient_db + c.word_contrast_db
+        over_top_db = self._top_db + c.top_contrast_db
+        foreground_db = over_top_db if over_top_db > over_bed_db else over_bed_db
         lowest_db = foreground_db if foreground_db > word_gate_db else word_gate_db
         if self._word:
             syllable_gate_db = self._word_peak_db - c.syllable_gate_db
             lowest_db = syllable_gate_db if syllable_gate_db < lowest_db else lowest_db
-        evidence_db = self._fast_now() - c.fast_gate_margin_db
+        fast = self._recent_fast
+        fast_db = (middle_of_three(fast[-1], fast[-2], fast[-3]) if len(fast) >= 3
+                   else self._fast_now())
+        evidence_db = fast_db - c.fast_gate_margin_db
         return (evidence_db if evidence_db > e else e) < lowest_db
 
     def _syllable_rule_db(self, reference_db: float, e: float) -> float:

@@ -562,6 +562,25 @@ def test_the_floor_by_stretches_is_the_floor_hop_by_hop():
             start, k = start + len(block), k + 1
 
 
+def test_a_floor_a_chunk_leaves_as_it_was_goes_on_as_one_stretch():
+    """A chunk completing without a new minimum keeps the floor's row: one stretch, no new row.
+
+    Most chunks leave every band's minimum as it was; the detector converts a row to power
+    once and finds a block under an unchanged row converted already (decision 67).
+    """
+    from beattrainer.dsp.features import MinimumFloor
+
+    pattern = [[-40.0, -35.0], [-38.0, -30.0], [-42.0, -33.0], [-41.0, -31.0], [-39.0, -36.0]]
+    levels = np.tile(pattern, (100, 1))  # (every 25-hop chunk alike)
+    tracker = MinimumFloor(2, 25, 12)
+    tracker.update_segments(levels[:110])  # (steady noise heard: the floor holds from here)
+    held = tracker._done_min
+    for start in range(110, 500, 16):  # (blocks in which chunks complete)
+        segments = tracker.update_segments(levels[start:start + 16])
+        assert len(segments) == 1 and segments[0][0] is held
+    assert np.allclose(held, np.mean(pattern, axis=0))
+
+
 def test_the_floors_power_by_rows_is_the_floors_power_hop_by_hop():
     """The detector's floor parts (`_floor_noise`) and clean levels equal the per-hop forms."""
     from beattrainer.dsp import features
