@@ -26,6 +26,7 @@ from beattrainer.judge.expected import (
     is_hit,
     is_plain,
     last_syllable_follows_close,
+    onset_syllables,
     runs_long,
     word_span_s,
 )
@@ -859,8 +860,9 @@ class Referee:
         and the word passed on its content alone (WUIKKIWUIKKI and MIAU 320 ms early,
         right after a MIEZEKATZE). A syllable heard from T/2 before the beat to the
         off-beat tolerance before it times the word (decision 34) where the syllables from
-        it to the slot's end fit the word: no more than it has (more, and the first is the
-        word before's tail, one voice's last syllable out of step: an AAAH said on time
+        it to the slot's end fit the word (a growl or a hiss sounds as one syllable: a growl
+        286 ms early passed as on time, decision 68): no more than it has (more, and the
+        first is the word before's tail, one voice's last syllable out of step: an AAAH said on time
         after it, heard as a syllable of its own), and at least half of them (fewer, and
         the detector did not hear the word: a quiet MIEZEKATZE in babble showed no onset,
         and the syllable before it was the word before's). A syllable far under the
@@ -870,9 +872,9 @@ class Referee:
         """
         period = self._tracker.period_s
         tolerance_s = self._off_beat_tolerance_s(beat)
-        n_syllables = expected_syllables(expected)
+        n_syllables = onset_syllables(expected)
         if n_syllables == 0:
-            return None  # a kiss or a hiss: the detector hears a hit, no syllables
+            return None  # a kiss or a squeak: the detector hears a hit, no syllables
         early = [o.time_s for o in self._word_onsets_between(
             expected_s - SEARCH_FRACTION * period, expected_s - tolerance_s)]
         for start_s in early:
