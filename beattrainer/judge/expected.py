@@ -36,6 +36,17 @@ def last_syllable_follows_close(expected: Expected) -> bool:
         and not expected.free_timing
 
 
+def onset_syllables(expected: Expected) -> int:
+    """How many syllable onsets the detector hears of the due sound (0 for silence and hits).
+
+    A word's syllables; a growl or a hiss sounds as one syllable (a kiss or a squeak is a
+    percussive hit, and silence has none).
+    """
+    if expected.sound is Sound.NONVERBAL:
+        return 0 if set(expected.labels) & HIT_LABELS else 1
+    return expected_syllables(expected)
+
+
 def is_hit(expected: Expected) -> bool:
     """A kiss or a squeak is due (09: the lead may squeak instead of the name)."""
     return expected.sound is Sound.NONVERBAL or bool(set(expected.labels) & HIT_LABELS)

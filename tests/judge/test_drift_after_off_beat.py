@@ -55,3 +55,18 @@ def test_beats_after_a_silent_slot_count_at_the_drifting_groups_pace(render):
         noise="pink", jitter_ms=4.619060470823824, split="test")
     report = judge(perf, samples)
     assert_drift_caught(report, truth)
+
+
+def test_a_babble_burst_after_an_early_word_does_not_tell_the_tempo(render):
+    # Four voices said one MIEZEKATZE 483 ms early in babble at 10 dB (judge seed 100,
+    # case 113). A babble burst 1.08 s later, alone until the group's next word back on
+    # the old grid, was taken for that word: the group "rushed 17%". A lone burst is no
+    # word of the group's (decision 70).
+    perf, samples, sr, truth = render(
+        ["33", "20"], "highscore", 2, "off_beat@4", 710041591, ("Anna", "Ben", "Cem", "Mei"),
+        period_s=1.9183292662115754, voices=4, snr_db=10.0, noise="babble",
+        jitter_ms=9.822324471701588, split="test")
+    report = judge(perf, samples)
+    assert report.mistake is not None
+    assert report.mistake.slot.index == truth["mistake"]["slot"]
+    assert report.mistake.mistake is MistakeKind.OFF_BEAT, report.mistake.message
