@@ -268,32 +268,28 @@ class Referee:
             elif any(p.time_s == onset for p in self.hearing.percussion):
                 hits_s = sorted(p.time_s for p in self.hearing.percussion)
                 end_s = min(end_s, _last_of_series(hits_s, onset) + HIT_SLOT_S)
-        verdict = self._judge_voiced(slot, expected_s, onset, end_s, timed=True)
-        if onset is not None and self._not_heard_from_a_late_start(verdict):
-            # the start heard late may be a later syllable of the word said on time, its
-            # first ones unheard: the word is judged from its beat, as one heard without
-            # a start
+        from_beat_end_s = None
+        if onset is not None and onset - expected_s > self._off_beat_tolerance_s(slot.beat):
+            # a start heard late may be a later syllable of the word said on time, its first
+            # ones unheard: where the word is not heard from there, it is judged from its
+            # beat (decision 69), in the slot that beat's word would have (known first, so
+            # that a stream judges the slot once, as the whole file would)
             from_beat_end_s = self._word_end(expected_s, final, free=runs_long(slot.expected),
                                              syllables=free_syllables(slot.expected),
                                              hit_follows=self._hit_follows(slot))
-            if from_beat_end_s is not None:
-                from_beat = self._judge_voiced(slot, expected_s, None, from_beat_end_s,
-                                               timed=True)
-                if from_beat.verdict == "ok":
-                    return from_beat
+            if from_beat_end_s is None:
+                return None
+        verdict = self._judge_voiced(slot, expected_s, onset, end_s, timed=True)
+        if from_beat_end_s is not None and verdict.verdict == "mistake" and \
+                verdict.mistake is not MistakeKind.OFF_BEAT:
+            # (not heard from the late start: a word said late is heard from its start and
+            # fails as off the beat; in babble at 10 dB a quiet MIEZEKATZE's start was found
+            # at its third syllable, 567 ms late, and from there heard as silence, judge seed
+            # 101, case 063)
+            from_beat = self._judge_voiced(slot, expected_s, None, from_beat_end_s, timed=True)
+            if from_beat.verdict == "ok":
+                return from_beat
         return verdict
-
-    def _not_heard_from_a_late_start(self, verdict: SlotVerdict) -> bool:
-        """Whether the due word was not heard from a start found late, past the tolerance.
-
-        In babble at 10 dB a quiet MIEZEKATZE's first two syllables went unheard: its start
-        was found at the third, 567 ms late, and from there the recognizer heard silence
-        (judge seed 101, case 063). A word said late is heard from its start.
-        """
-        return verdict.verdict == "mistake" and verdict.mistake is not MistakeKind.OFF_BEAT \
-            and verdict.heard_onset_s is not None and verdict.expected_onset_s is not None \
-            and verdict.heard_onset_s - verdict.expected_onset_s > \
-            self._off_beat_tolerance_s(verdict.slot.beat)
 
     def _close_after_off_beat(self, slot: Slot, expected_s: float, horizon: float,
                               final: bool) -> SlotVerdict | None:
@@ -912,8 +908,8 @@ class Referee:
         off-beat tolerance before it times the word (decision 34) where the syllables from
         it to the slot's end fit the word (a growl or a hiss sounds as one syllable: a growl
         286 ms early passed as on time, decision 68): no more than it has (more, and the
-        first is the word before's tail, one voice's last syllable out of step: an AAAH said on time
-        after it, heard as a syllable of its own), and at least half of them (fewer, and
+        first is the word before's tail, one voice's last syllable out of step: an AAAH said
+        on time after it, heard as a syllable of its own), and at least half of them (fewer, and
         the detector did not hear the word: a quiet MIEZEKATZE in babble showed no onset,
         and the syllable before it was the word before's). A syllable far under the
         group's words is the room's (`_is_room_noise`). Nearer the beat the word is still
