@@ -802,7 +802,10 @@ class SoloFinder:
             due_s = points[0][1] - period
             if due_s < LEAD_IN_S:
                 break
-            near = [s.time_s for s in self.hearing.syllables if abs(s.time_s - due_s) <= reach]
+            # (within the beats a tempo can have: the reach of a long period is wide, and
+            # the onset nearest its beat a pair of 3.28 s walks back to lay 3.66 s before)
+            near = [s.time_s for s in self.hearing.syllables if abs(s.time_s - due_s) <= reach
+                    and MIN_PERIOD_S <= points[0][1] - s.time_s <= MAX_PERIOD_S]
             onset = min(near, key=lambda t: abs(t - due_s), default=due_s)
             end_s = min(onset + SOLO_CHECK_S + SOLO_TAIL_S, points[0][1] - MIN_SYLLABLE_GAP_S)
             said = len(self.hearing.syllables_between(due_s - reach, end_s)) + \
