@@ -256,18 +256,8 @@ class Referee:
                                hit_follows=self._hit_follows(slot))
         if end_s is None:
             return None
-        if set(slot.expected.labels) & HIT_LABELS and onset is not None:
-            # a kiss is over in a moment: the rest of the period is the room's, and
-            # babble over a whole slow beat outweighed it (a growl lasts longer). A
-            # free-timing squeak's slot runs to the next word, seconds of the room's
-            # sound after the squeaks: it ends after the last squeak of its series
-            # (babble at 20 dB over 6.5 s after one squeak made it a KISS); a word heard
-            # there instead keeps its slot to the next word
-            if not slot.expected.free_timing:
-                end_s = min(end_s, onset + HIT_SLOT_S)
-            elif any(p.time_s == onset for p in self.hearing.percussion):
-                hits_s = sorted(p.time_s for p in self.hearing.percussion)
-                end_s = min(end_s, _last_of_series(hits_s, onset) + HIT_SLOT_S)
+        if onset is not None:
+            end_s = self._hit_slot_end_s(slot, onset, end_s)
         from_beat_end_s = None
         if onset is not None and onset - expected_s > self._off_beat_tolerance_s(slot.beat):
             # a start heard late may be a later syllable of the word said on time, its first
@@ -290,6 +280,25 @@ class Referee:
             if from_beat.verdict == "ok":
                 return from_beat
         return verdict
+
+    def _hit_slot_end_s(self, slot: Slot, onset_s: float, end_s: float) -> float:
+        """Where the audio of a slot whose card asks for a kiss or a squeak ends [s].
+
+        A kiss is over in a moment: the rest of the period is the room's, and babble over
+        a whole slow beat outweighed it (a growl lasts longer). A free-timing squeak's slot
+        runs to the next word, seconds of the room's sound after the squeaks: it ends after
+        the last squeak of its series (babble at 20 dB over 6.5 s after one squeak made it
+        a KISS); a word heard there instead keeps its slot to the next word. Other slots
+        end at `end_s`.
+        """
+        if not set(slot.expected.labels) & HIT_LABELS:
+            return end_s
+        if not slot.expected.free_timing:
+            return min(end_s, onset_s + HIT_SLOT_S)
+        if any(p.time_s == onset_s for p in self.hearing.percussion):
+            hits_s = sorted(p.time_s for p in self.hearing.percussion)
+            return min(end_s, _last_of_series(hits_s, onset_s) + HIT_SLOT_S)
+        return end_s
 
     def _close_after_off_beat(self, slot: Slot, expected_s: float, horizon: float,
                               final: bool) -> SlotVerdict | None:
@@ -391,6 +400,9 @@ class Referee:
                                hit_follows=self._hit_follows(slot))
         if end_s is None:
             return None
+        # (a kiss where the beat is found anew as well: 2.5 s of babble at 10 dB after
+        # one made it silence, judge seed 102, case 218)
+        end_s = self._hit_slot_end_s(slot, onset, end_s)
         self._tracker.reanchor(slot.beat, onset)
         self._reanchor_pending = False
         self._action_passed = False

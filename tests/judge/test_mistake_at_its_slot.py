@@ -192,6 +192,15 @@ MISTAKES_AT_THEIR_SLOT = [
         {"period_s": 1.8291444546764106, "voices": 3, "snr_db": 10.0, "noise": "babble",
          "jitter_ms": 2.981243760660197}, 919862019, ("Anna", "Ben"),
         id="a-quiet-word-heard-from-its-third-syllable-in-babble"),
+    # A kiss after a free-timing card, where the beat is found anew, in babble at 10 dB:
+    # its slot ran to the next word, 2.5 s of babble after the kiss, and was heard as
+    # silence, five slots before the word said in a silence. It ends 0.5 s after the
+    # hit, as a kiss on the beat does (judge --seed 102, case 218).
+    pytest.param(
+        ["06", "14", "34", "29"], "challenge-8", 2, "unexpected_sound@10",
+        {"period_s": 2.4534690991299177, "voices": 1, "snr_db": 10.0, "noise": "babble",
+         "jitter_ms": 8.431737494814085}, 919766687, ("Anna", "Ben", "Cem", "Mei"),
+        id="a-kiss-where-the-beat-is-found-anew-in-babble"),
 ]
 
 
@@ -222,3 +231,20 @@ def test_a_late_voice_s_syllable_starts_no_word(render):
     report = judge(perf, samples)
     assert report.mistake is not None, report.result
     assert report.mistake.slot.index == truth["mistake"]["slot"], report.to_json()["mistake"]
+
+
+def test_a_quiet_word_heard_from_its_beat_is_not_judged_from_its_last_syllable(render):
+    # A quiet MIEZEKATZE in pink noise at 10 dB (judge --seed 102, case 202, a clean
+    # performance): the detector heard its KAT as a word start 357 ms late and, judged from
+    # its beat (decision 69), its last ZE 540 ms late as the start past the search window;
+    # from there the recognizer heard silence, though from the beat it heard the quiet word.
+    # The word is now judged by what was heard from its beat (decision 73).
+    perf, samples, sr, truth = render(
+        ["08", "45", "47", "21", "12", "01"], "challenge-7", 4, None, 813980080,
+        ("Anna", "Ben", "Cem", "Mei"), split="test", period_s=1.0636092653466431, voices=1,
+        snr_db=10.0, noise="pink", jitter_ms=19.429724156945944)
+    report = judge(perf, samples)
+    quiet = report.slots[2]
+    assert quiet.slot.expected.modifier is not None and quiet.verdict == "ok", \
+        (quiet.verdict, quiet.message)
+    assert quiet.heard.label == "MIEZEKATZE/quiet"
