@@ -415,8 +415,11 @@ class Referee:
         A stamp may sound to the detector like a word start; in a silent slot it would be
         judged as such a slot's sound (`_judge_silence`), but while the grid is found anew
         after a free-timing card the silent slot passes unheard and its stamp would anchor
-        the next slot a beat early. A start the recognizer hears as no voice is skipped;
-        none is left while the audio after the last one is still coming.
+        the next slot a beat early. A start the recognizer hears as no voice is skipped,
+        and so is one it hears as a kiss or a squeak where that is not the slot's sound:
+        to the recognizer a slap on the table may sound like a kiss (challenge 2 in babble
+        at 20 dB: a squeak card that anchored there failed as "KISS was heard", judge seed
+        99, case 160). None is left while the audio after the last one is still coming.
         """
         horizon = self.hearing.settled_s
         reach_s = SEARCH_FRACTION * self._tracker.period_s
@@ -427,7 +430,8 @@ class Referee:
                 end_s = min([*starts_s[k + 1:k + 2], start_s + reach_s])
                 heard = self.recognizer.probe_slot(self.hearing.samples(start_s - LEAD_IN_S, end_s),
                                                    slot.expected, slot)
-                self._action_checks[start_s] = heard.label in SILENCE_LABELS
+                self._action_checks[start_s] = heard.label in SILENCE_LABELS or (
+                    heard.label in HIT_LABELS and not heard.accepted)
             if not self._action_checks[start_s]:
                 return starts_s[k:]
         return []

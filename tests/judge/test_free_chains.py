@@ -58,6 +58,22 @@ def test_a_silent_slots_stamp_does_not_anchor_the_grid(render):
     assert anchored_where_said(report, truth)
 
 
+def test_a_silent_slots_slap_heard_as_a_kiss_does_not_anchor_a_squeak(render):
+    # 22 (squeak, free) after 03 (silence with a slap on the table), babble at 20 dB and
+    # reverb: the slap sounded to the recognizer like a kiss, which is no squeak, so it
+    # anchored the squeak card and failed as "KISS was heard" (benchmarks/judge.py
+    # --seed 99, case 160). A kiss that is not the slot's sound is the action's too.
+    report, truth = judge_on_the_given_grid(
+        render, ["27", "18", "24", "21", "03", "22"], 6, 106320922, ("Anna", "Ben"),
+        period_s=0.9837250636042655, voices=3, snr_db=20.0, noise="babble",
+        jitter_ms=11.06694930662897, reverb=True)
+    assert report.result == "completed", report.to_json()["mistake"]
+    # (round 2's squeak, the first after the slap, anchors at its own squeak)
+    squeak = report.slots[13]
+    assert squeak.slot.card == "22" and squeak.expected_onset_s is None
+    assert abs(squeak.heard_onset_s - truth["slots"][13]["word_onset_s"]) <= 0.06
+
+
 def test_a_lone_burst_after_a_free_card_does_not_anchor_the_grid(render):
     # 44 (squeak, free) then MIEZEKATZE: a burst 0.6 s before it, alone, anchored it and
     # the group's next word was heard 21% slow (benchmarks/judge.py --seed 29)
