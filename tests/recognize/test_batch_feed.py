@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from beattrainer.recognize import SlotContext, SlotRecognizer
-from beattrainer.recognize.speech import CHUNK_SAMPLES, SphinxBackend
+from beattrainer.recognize.speech import CHUNK_SAMPLES, QuietTail, SphinxBackend
 
 
 class _RecordingDecoder:
@@ -27,6 +27,7 @@ def _backend_recording_chunks() -> SphinxBackend:
     backend = SphinxBackend.__new__(SphinxBackend)
     backend._decoder = _RecordingDecoder()
     backend._pending = np.zeros(0, dtype=np.float32)
+    backend._tail = QuietTail()
     return backend
 
 
