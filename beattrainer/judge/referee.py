@@ -419,11 +419,19 @@ class Referee:
         and so is one it hears as a kiss or a squeak where that is not the slot's sound:
         to the recognizer a slap on the table may sound like a kiss (challenge 2 in babble
         at 20 dB: a squeak card that anchored there failed as "KISS was heard", judge seed
-        99, case 160). None is left while the audio after the last one is still coming.
+        99, case 160). Where the slot's own sound is a kiss or a squeak, a hit followed a
+        beat later by another hit is the silent slot's action too (`_hit_a_beat_before_hit`).
+        None is left while the audio after the last one is still coming.
         """
         horizon = self.hearing.settled_s
         reach_s = SEARCH_FRACTION * self._tracker.period_s
+        hit_due = is_hit(slot.expected)
         for k, start_s in enumerate(starts_s):
+            if hit_due and self._is_percussion(start_s):
+                if horizon < start_s + self._tracker.period_s + reach_s and not final:
+                    return []  # the hit a beat later may still come
+                if self._hit_a_beat_before_hit(start_s):
+                    continue
             if start_s not in self._action_checks:
                 if horizon < start_s + reach_s and not final:
                     return []  # not heard out yet
@@ -435,6 +443,25 @@ class Referee:
             if not self._action_checks[start_s]:
                 return starts_s[k:]
         return []
+
+    def _is_percussion(self, time_s: float) -> bool:
+        """Whether the detector heard a percussive hit (no word start) at `time_s` [s]."""
+        return any(p.time_s == time_s for p in self.hearing.percussion)
+
+    def _hit_a_beat_before_hit(self, hit_s: float) -> bool:
+        """Whether another hit, alone (no word start near it), follows `hit_s` a beat later.
+
+        Then `hit_s` is a silent slot's snap or clap and the later hit the kiss or squeak
+        due after it: to the recognizer a snap sounds like a kiss, and a kiss card after a
+        silent slot, where the beat is found anew, anchored at the snap a beat early
+        (challenge 2 in babble at 30 dB, judge seed 105, case 169). A hit with a word start
+        near it is an action said with a word, not the slot's hit.
+        """
+        period_s = self._tracker.period_s
+        tolerance_s = self.tolerances.off_beat_s(period_s)
+        return any(abs(p.time_s - hit_s - period_s) <= tolerance_s and not any(
+                       abs(w.time_s - p.time_s) <= tolerance_s for w in self.hearing.word_starts)
+                   for p in self.hearing.percussion)
 
     def _word_starts_between(self, start_s: float, end_s: float,
                              syllable_fallback: bool = True) -> list[float]:

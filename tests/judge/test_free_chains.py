@@ -74,6 +74,21 @@ def test_a_silent_slots_slap_heard_as_a_kiss_does_not_anchor_a_squeak(render):
     assert abs(squeak.heard_onset_s - truth["slots"][13]["word_onset_s"]) <= 0.06
 
 
+def test_a_silent_slots_snap_a_beat_before_a_kiss_does_not_anchor_it(render):
+    # 13 (names, free) then 31 (silence with a snap) then 29 (kiss), one voice in babble
+    # at 30 dB: the snap sounded to the recognizer like a kiss, the kiss card anchored
+    # there a beat early, and failed (benchmarks/judge.py --seed 105, case 169). The hit
+    # a beat before another hit is the silent slot's action.
+    report, truth = judge_on_the_given_grid(
+        render, ["13", "31", "29"], 3, 493976023, ("Anna", "Ben", "Cem"),
+        period_s=2.5960014499439574, voices=1, snr_db=30.0, noise="babble",
+        jitter_ms=12.638030481052887)
+    assert report.result == "completed", report.to_json()["mistake"]
+    kisses = [(v, t) for v, t in zip(report.slots, truth["slots"]) if v.slot.card == "29"]
+    assert len(kisses) == 3
+    assert all(abs(v.heard_onset_s - t["word_onset_s"]) <= 0.06 for v, t in kisses)
+
+
 def test_a_lone_burst_after_a_free_card_does_not_anchor_the_grid(render):
     # 44 (squeak, free) then MIEZEKATZE: a burst 0.6 s before it, alone, anchored it and
     # the group's next word was heard 21% slow (benchmarks/judge.py --seed 29)
