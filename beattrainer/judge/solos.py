@@ -239,7 +239,15 @@ class SoloFinder:
         group's (babble at 10 dB over four voices: the lead alone stood 5-7 dB over it, the
         group's first words were taken for the solos, a period of 0.78 s for 1.58 s, or four
         beats late; judge seed 97). The solos are then taken from that line where they are
-        heard there (`_solos_on_group_line`).
+        heard there (`_solos_on_group_line`). So too where the line starts at or before the
+        pair's solo 2 and the pair did not keep the group's beat fully (decision 80): its
+        solo 2 is then likely the group's word (both solos heard 0.3 s late in babble at 10
+        dB kept none of the group's words, and the pair from solo 1 to the group's first
+        word, at twice the period, kept one and was taken; judge seed 99, case 060). A pair
+        that kept the beat fully stands: solo 1, its own third syllable and solo 2 lie on a
+        line of half the solos' period too (seed 102, case 084), and in babble at 10 dB a
+        line through a late-heard solo 1 and the group's words two beats apart fitted as
+        well (seed 102, case 176).
         In pink or babble at 10 dB the detector may miss the first syllables of both solos
         (the lead speaks alone, quieter than the group) and hear each a syllable or two late;
         a pair of such onsets sets a grid as far late, which the group's first words may
@@ -254,6 +262,8 @@ class SoloFinder:
         still come.
         """
         on_line = self._solos_on_group_line(before_s=first + GROUP_LINE_AGREE_S)
+        if on_line is None and self.beats_kept[(first, second)][0] < SOLO_CONFIRM_WORDS:
+            on_line = self._solos_on_group_line(before_s=second + GROUP_LINE_AGREE_S)
         if on_line is not None:
             return on_line
         if self._heard_whole(first) or self._heard_whole(second):
@@ -517,11 +527,15 @@ class SoloFinder:
         """1 when syllable i (of `onsets` [s]) is one of an earlier solo word's own syllables.
 
         The lead's solo is one word of `solo_syllables` syllables; a syllable the
-        detector did not hear as a word start, among the own syllables of an earlier word
-        start heard as the solo's word that hold no more than a solo's syllables, is that
-        word's (solo 1 taken at its own second syllable set a period 20% short, where the
-        group's first word was an early mistake that fitted it). Only word starts after
-        syllable `after` count: for solo 2, pass solo 1's (solo 2 among solo 1's own
+        detector did not hear as a word start, among the first `solo_syllables` own
+        syllables of an earlier word start heard as the solo's word, is that word's (solo
+        1 taken at its own second syllable set a period 20% short, where the group's first
+        word was an early mistake that fitted it). However many syllables ran on after
+        them (decision 80): the group's first word run on into the word after it, six
+        syllables without a word start, and a pair from its ZE (or its third syllable) to
+        the group's next word, said late, set a period twice the solos' (pink noise at 10
+        dB, judge seed 103, case 176; babble at 20 dB, seed 105, case 239). Only word
+        starts after syllable `after` count: for solo 2, pass solo 1's (solo 2 among solo 1's own
         syllables is `_continues_solo_1`'s). Solo 2 taken at the group's first word's ZE,
         paired with solo 2's KAT (the detector missed solo 2's start), kept the
         group's beat and won over the solos with a period 10% short (judge seed 86).
@@ -535,7 +549,7 @@ class SoloFinder:
             if not syllables[k].starts_word:
                 continue
             own = self._solo_syllables(k)
-            if onsets[i] in own and len(own) <= solo_syllables and \
+            if onsets[i] in own[:solo_syllables] and \
                     self._is_solo_word(onsets[k], self._solo_end(onsets, k, solo_syllables)):
                 return 1
             break  # the nearest word start before is the one the syllable could belong to
@@ -900,7 +914,8 @@ class SoloFinder:
         The lead alone under babble at 10 dB may stay under every gate of the detector, while
         the group's louder words are heard. Solos at the line's beats 0 and 1 are taken where
         the recognizer hears the solo's word at each (from the reach the group's words get
-        before it) and both stand out of the room (`_unheard_solos_stand_out`).
+        before it) and both stand out of the room (`_unheard_solos_stand_out`). Only lines
+        whose first group word lies at or before `before_s` [s] count.
         """
         for group in self._group_lines():
             if group[0][1] > before_s:

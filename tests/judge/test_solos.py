@@ -384,3 +384,63 @@ def test_solos_walked_back_keep_a_beat_a_tempo_can_have(render):
         ("Anna", "Ben", "Cem", "Mei"))
     assert MIN_PERIOD_S <= report.period_s <= MAX_PERIOD_S
     assert report.result in ("completed", "mistake")
+
+
+def test_a_syllable_among_a_words_first_syllables_is_no_solo_1(render):
+    # Pink noise at 10 dB, three voices (judge seed 103, case 176): the group's first word
+    # ran on into the WOW after it, six syllables with no word start between them, and the
+    # group's next word came a quarter beat late (the mistake), so the solos' pair kept only
+    # one of the group's words. A pair from the first word's ZE to that late word kept
+    # two; walked back a beat, it set a period twice the solos'. A syllable among the first
+    # four of an earlier solo-like word is inside that word, however many syllables ran on
+    # after it (decision 80).
+    report, truth = judged_case(
+        render, ["46", "17", "33", "40", "20", "39", "21"], "challenge-3", 7, "off_beat@4",
+        {"period_s": 1.0085706643673484, "voices": 3, "snr_db": 10.0, "noise": "pink",
+         "jitter_ms": 10.425598605342117}, 403902796, ("Anna", "Ben", "Cem", "Mei"))
+    assert report.period_s == pytest.approx(solos_period_s(truth), rel=0.02)
+    assert report.mistake is not None and report.mistake.slot.index == 4, \
+        report.to_json()["mistake"]
+
+
+def test_a_late_word_after_the_solos_does_not_hand_the_tempo_to_a_later_pair(render):
+    # Babble at 20 dB, four voices (judge seed 105, case 239): the group's second word came
+    # a quarter beat late (the mistake) and the AAAH after it showed no word start, so the
+    # solos kept one of the group's words; a pair from the first word's third syllable to
+    # that late word kept two, and was taken (decision 80)
+    report, truth = judged_case(
+        render, ["05", "20", "39", "47", "09"], "challenge-8", 3, "off_beat@3",
+        {"period_s": 1.3425121488039424, "voices": 4, "snr_db": 20.0, "noise": "babble",
+         "jitter_ms": 5.105929449677458}, 1007179208, ("Anna", "Ben"))
+    assert report.period_s == pytest.approx(solos_period_s(truth), rel=0.02)
+    assert report.mistake is not None and report.mistake.slot.index == 3, \
+        report.to_json()["mistake"]
+
+
+def test_the_group_line_wins_over_a_pair_whose_solo_2_is_the_groups_first_word(render):
+    # Babble at 10 dB, four voices (judge seed 99, case 060): both solos were heard 0.3 s
+    # late, so their pair kept none of the group's words. The pair from solo 1 to the
+    # group's first word kept one, at nearly twice the period. Its solo 2 lies on the line
+    # of the group's words, so the solos are taken from that line (decision 80).
+    report, truth = judged_case(
+        render, ["46", "43", "24", "38"], "challenge-4", 4, "wrong_dynamics@6",
+        {"period_s": 1.022521139454493, "voices": 4, "snr_db": 10.0, "noise": "babble",
+         "jitter_ms": 15.905368538958598}, 239313091, ("Anna", "Ben"))
+    # (the line of the group's words sets the tempo the group keeps: 0.3% off it, where
+    # the solos' own onsets lie 2.6% closer together)
+    assert report.period_s == pytest.approx(truth["period_s"], rel=0.02)
+
+
+
+def test_solos_on_a_line_of_half_their_period_stay_the_solos(render):
+    # Babble at 30 dB with reverb, four voices (judge seed 102, case 084): solo 1, its
+    # third syllable and solo 2 lie on a line of half the solos' period, on which the
+    # group's words fall every other beat. The solos kept the group's beat fully, so
+    # they are not taken for the group's words (decision 80).
+    report, truth = judged_case(
+        render, ["38", "47"], "challenge-9", 2, "wrong_word@6",
+        {"period_s": 1.5175107964910146, "voices": 4, "snr_db": 30.0, "noise": "babble",
+         "jitter_ms": 6.057213079049442, "reverb": True}, 736970960, ("Anna", "Ben"))
+    assert report.period_s == pytest.approx(solos_period_s(truth), rel=0.02)
+    assert report.mistake is not None and report.mistake.slot.index == 6, \
+        report.to_json()["mistake"]
