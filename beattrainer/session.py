@@ -85,15 +85,18 @@ class RecognizerAdapter:
         self._accepted: list[tuple[np.ndarray, str]] = []
 
     def recognize_slot(self, samples: np.ndarray, expected: Expected, slot: Slot,
-                       syllable_onsets_s: Sequence[float]) -> HeardSlot:
+                       syllable_onsets_s: Sequence[float],
+                       due_from_s: float | None = None) -> HeardSlot:
         """Recognise one slot's audio against what is due.
 
         The detector's syllable onsets are not passed on: the recognizer counts the
-        syllables of the slot's own audio.
+        syllables of the slot's own audio. `due_from_s`: where the word is due [s from
+        the audio's start] where no start of it was heard.
         """
         from beattrainer.recognize import SlotContext
 
-        ctx = SlotContext(expected=expected, group=self._profile(), performer=slot.performer)
+        ctx = SlotContext(expected=expected, group=self._profile(), performer=slot.performer,
+                          due_from_s=due_from_s)
         heard = self.recognizer.recognize(samples, ctx)
         return HeardSlot(heard.label, heard.accepted, heard.confidence, heard.level_db)
 

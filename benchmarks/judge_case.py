@@ -127,8 +127,8 @@ def _record_layers(adapter) -> dict[int, list[str]]:
         last[:] = [analysis, ctx, heard]
         return heard
 
-    def recognizing(samples, expected, slot, syllable_onsets_s):
-        heard_slot = recognize_slot(samples, expected, slot, syllable_onsets_s)
+    def recognizing(samples, expected, slot, syllable_onsets_s, **options):
+        heard_slot = recognize_slot(samples, expected, slot, syllable_onsets_s, **options)
         analysis, ctx, heard = last
         speech = analysis.speech
         templates = {k: -v for k, v in (analysis.template_distance or {}).items()}

@@ -25,9 +25,9 @@ def track_slots(state: dict) -> None:
 
     original_slot = session.RecognizerAdapter.recognize_slot
 
-    def recording_slot(self, samples, expected, slot, syllable_onsets_s):
+    def recording_slot(self, samples, expected, slot, syllable_onsets_s, **options):
         state["slot"] = slot.index
-        return original_slot(self, samples, expected, slot, syllable_onsets_s)
+        return original_slot(self, samples, expected, slot, syllable_onsets_s, **options)
 
     render.render_performance = recording_render
     session.RecognizerAdapter.recognize_slot = recording_slot

@@ -867,10 +867,15 @@ class Referee:
                       ) -> SlotVerdict:
         due = due_text(slot.expected)
         start_heard = onset is not None
+        from_beat = False  # heard from its beat, its start unheard
         late_s = None
         if onset is None:
-            samples = self.hearing.samples(expected_s - 0.25 * self._tracker.period_s, end_s)
-            heard = self.recognizer.recognize_slot(samples, slot.expected, slot, ())
+            before_beat_s = 0.25 * self._tracker.period_s
+            samples = self.hearing.samples(expected_s - before_beat_s, end_s)
+            # (where the word is due in that audio: a quiet word is heard by its rise over
+            # the room from there, decision 78)
+            heard = self.recognizer.recognize_slot(samples, slot.expected, slot, (),
+                                                   due_from_s=before_beat_s)
             if not heard.accepted or heard.label in SILENCE_LABELS:
                 return SlotVerdict(slot, expected_s, None, heard, verdict="mistake",
                                    mistake=MistakeKind.MISSING,
@@ -883,19 +888,20 @@ class Referee:
                 onset = glued_s  # run into the word before, early: timed by its first syllable
             elif late_s is None:
                 onset = expected_s  # heard, but without a clear start: judge its content
-                timed = False
+                timed, from_beat = False, True
             else:
                 # heard, and it starts past the search window: off the beat by the
                 # rulings (more than T/2 late), not a word on time without a start
                 onset = late_s
-        samples, syllables, heard = self._hear_from(slot, onset, end_s, audio_from_s)
+        samples, syllables, heard = self._hear_from(slot, onset, end_s, audio_from_s, from_beat)
         if late_s is not None and not heard.accepted:
             # the word was heard from its beat, but not from the late start: that start is
             # a later syllable of the word said on time, its start unheard (a quiet
             # MIEZEKATZE in pink noise at 10 dB, heard from its last ZE 540 ms late as
             # silence, judge seed 102, case 202): judged by its content (decision 73)
             onset, timed = expected_s, False
-            samples, syllables, heard = self._hear_from(slot, onset, end_s, audio_from_s)
+            samples, syllables, heard = self._hear_from(slot, onset, end_s, audio_from_s,
+                                                        from_beat=True)
         if slot.role is Role.SOLO and not heard.accepted and heard.label not in SILENCE_LABELS:
             heard = self._solo_as_found(samples, slot, heard)
         if self._is_fading_tail(onset, heard, slot.expected):
@@ -922,16 +928,20 @@ class Referee:
         return base
 
     def _hear_from(self, slot: Slot, onset_s: float, end_s: float,
-                   audio_from_s: float | None) -> tuple[np.ndarray, tuple, HeardSlot]:
+                   audio_from_s: float | None,
+                   from_beat: bool = False) -> tuple[np.ndarray, tuple, HeardSlot]:
         """What the recognizer hears from `onset_s` to `end_s`: (samples, syllables, heard).
 
         The audio starts a little before the onset (`LEAD_IN_S`) or at `audio_from_s`.
+        `from_beat`: `onset_s` is the word's beat, its start unheard (the recognizer then
+        hears a quiet word by its rise over the room from there, decision 78).
         """
-        samples = self.hearing.samples(
-            onset_s - LEAD_IN_S if audio_from_s is None else audio_from_s, end_s)
+        from_s = onset_s - LEAD_IN_S if audio_from_s is None else audio_from_s
+        samples = self.hearing.samples(from_s, end_s)
         syllables = self.hearing.syllables_between(onset_s, end_s)
-        return samples, syllables, self.recognizer.recognize_slot(samples, slot.expected, slot,
-                                                                 syllables)
+        return samples, syllables, self.recognizer.recognize_slot(
+            samples, slot.expected, slot, syllables,
+            due_from_s=onset_s - from_s if from_beat else None)
 
     def _solo_as_found(self, samples: np.ndarray, slot: Slot, heard: HeardSlot) -> HeardSlot:
         """A solo heard as another word, where the solo finder's hearing of it stands.

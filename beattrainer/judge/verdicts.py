@@ -42,8 +42,13 @@ class SlotRecognizer(Protocol):
     """What the referee needs from a recognizer (see beattrainer.recognize)."""
 
     def recognize_slot(self, samples: np.ndarray, expected: Expected, slot: Slot,
-                       syllable_onsets_s: Sequence[float]) -> HeardSlot:
-        """What the slot's audio was heard as."""
+                       syllable_onsets_s: Sequence[float],
+                       due_from_s: float | None = None) -> HeardSlot:
+        """What the slot's audio was heard as.
+
+        `due_from_s`: where its word is due [s from the audio's start], where no start
+        of it was heard.
+        """
 
     def probe_slot(self, samples: np.ndarray, expected: Expected,
                    slot: Slot) -> HeardSlot:

@@ -120,6 +120,17 @@ BACKGROUND_WEIGHT = 2.0        # and favours silence by this much;
 # percussion share may be the hit whatever word the word model heard in it.
 HIT_SHARE = 0.1
 ROOM_BELOW_DB = 14.0           # this far below (beyond quiet) silence may sound like any class
+# A quiet word due where the referee heard no start: how far the speech band rises over
+# the room from its beat (`room.due_word_rise_db`) tells whether it was said far better
+# than the word model over the room's slot does (its SILENCE 0.43-0.59 where said,
+# MIEZEKATZE/quiet 0.68-0.99 over babble where left out). Said: 2.4-8 dB, most above 4;
+# left out: at most 3.5 dB over babble, 0.9 over pink (decision 78). The chance that it
+# was said is logistic around QUIET_RISE_MID_DB; the due word gets its log, every other
+# label (silence, or some other sound) the log of its complement, this much weighted.
+QUIET_RISE_MID_DB = 3.6
+QUIET_RISE_SCALE_DB = 0.4
+QUIET_RISE_WEIGHT = 2.0
+QUIET_RISE_FLOOR = 0.01        # [probability] surer than this, no surer
 
 
 @dataclass(frozen=True)
@@ -140,6 +151,8 @@ class Evidence:
     speech_also : labels the speech backend's word stands for as well: this group's
         words it named so in most (and at least two) of the earlier slots where they
         were due and heard (decision 39)
+    due_rise_db : float or None, where a quiet word is due without a heard start: how
+        far the speech band rises over the room's level from its beat [dB] (decision 78)
     """
 
     class_log: dict[str, float]
@@ -151,6 +164,7 @@ class Evidence:
     modifier_scores: dict[str, float] | None = None
     level_change_db: float | None = None
     speech_also: frozenset[str] = frozenset()
+    due_rise_db: float | None = None
 
 
 @dataclass(frozen=True)
@@ -281,6 +295,9 @@ def label_scores(labels, syllables_of, evidence: Evidence, expected_labels,
             score += WHISPER_WORD_WEIGHT * max(
                 word_evidence(label, evidence.word_log, other_words), WHISPER_WORD_FLOOR)
         score += level_evidence(label, evidence.level_change_db, quiet_is_due)
+        if quiet_is_due and evidence.due_rise_db is not None:
+            score += QUIET_RISE_WEIGHT * rise_evidence(label in expected_labels,
+                                                       evidence.due_rise_db)
         if label in expected_labels:
             score += EXPECTED_PRIOR[strictness]
         elif label in unlikely:
@@ -367,6 +384,15 @@ def said_evidence(label: str, word_log: dict[str, float]) -> float:
     p_silence = float(np.exp(word_log.get(SILENCE, WORD_FLOOR)))
     p_label = p_silence if label == SILENCE else 1.0 - p_silence
     return float(np.log(max(p_label, np.exp(WORD_FLOOR))))
+
+
+def rise_evidence(due: bool, rise_db: float) -> float:
+    """The log-score from a quiet due word's rise over the room (`Evidence.due_rise_db`).
+
+    log P(said) for the due word, log P(not said) for any other label.
+    """
+    p_said = _logistic((rise_db - QUIET_RISE_MID_DB) / QUIET_RISE_SCALE_DB)
+    return float(np.log(max(p_said if due else 1.0 - p_said, QUIET_RISE_FLOOR)))
 
 
 def background_share(level_change_db: float | None, below_db: float = BACKGROUND_BELOW_DB) -> float:

@@ -33,6 +33,7 @@ from beattrainer.recognize.framememo import FrameMemo
 from beattrainer.recognize.fusion import AAAH as AAAH_LABEL
 from beattrainer.recognize.fusion import STRICTNESS, Evidence, decide
 from beattrainer.recognize.lexicon import Lexicon, lexicon_for
+from beattrainer.recognize.room import RoomLevel, due_word_rise_db, speech_band_levels_db
 from beattrainer.recognize.speech import create_backend, feed_in_blocks
 from beattrainer.recognize.templates import TemplateStore
 from beattrainer.recognize.vocabulary import (
@@ -42,6 +43,7 @@ from beattrainer.recognize.vocabulary import (
     is_speech,
     sound_class,
 )
+from beattrainer.recognize.words import FFT_SAMPLES as WORD_FFT_SAMPLES
 from beattrainer.recognize.words import FRAME_SAMPLES as WORD_FRAME_SAMPLES
 from beattrainer.recognize.words import HOP_SAMPLES as WORD_HOP_SAMPLES
 from beattrainer.recognize.words import (
@@ -91,6 +93,10 @@ class SlotContext:
         Who performs the slot: a player (0 = the lead) or None for everyone.
         Quiet, loud and high are judged against this performer's own normal
         words where there are any.
+    due_from_s : float or None
+        Where the due word should start (its beat) [s from the slot start], where
+        the referee heard no start of it; a quiet word due there is then also
+        heard by how far the room's speech band rises from its beat (decision 78).
     """
 
     expected: object
@@ -98,6 +104,7 @@ class SlotContext:
     group: GroupProfile | None = None
     syllable_onsets_s: tuple[float, ...] | None = None
     performer: int | None = None
+    due_from_s: float | None = None
 
     def expected_item(self) -> tuple[Item, tuple[str, ...]]:
         """The due item and its alternative labels."""
@@ -119,6 +126,7 @@ class SlotAnalysis:
     speech : SpeechResult or None (no speech backend)
     template_distance : dict label -> DTW distance, or None without templates
     word_log : dict word-model class -> log-posterior, or None without a word model
+    band_levels_db : the speech band's power of each word-model frame [dB] (`room`)
     """
 
     acoustics: SlotAcoustics
@@ -126,6 +134,7 @@ class SlotAnalysis:
     speech: object = None
     template_distance: dict[str, float] | None = None
     word_log: dict[str, float] | None = None
+    band_levels_db: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -185,6 +194,7 @@ class SlotRecognizer:
         self.strictness = strictness
         self.templates = TemplateStore()
         self._floor_db: float | None = None
+        self._room = RoomLevel()  # the speech band's level of the slots heard last
         # (performer, acoustics) of accepted plain words, the last few per performer
         self._normal: list[tuple[int | None, SlotAcoustics]] = []
         # the group's word -> how often the speech backend named what, where it was due
@@ -269,6 +279,7 @@ class SlotRecognizer:
         speech = self.speech.finish() if self.speech is not None else None
         analysis = self._analyse(samples, ctx.group, speech)
         heard = self.judge(analysis, ctx)
+        self._room.add(analysis.band_levels_db)
         self._remember_normal(analysis.acoustics, ctx, heard)
         self._remember_speech_name(speech, ctx, heard)
         return heard
@@ -347,13 +358,14 @@ class SlotRecognizer:
         self._track_floor(acoustics)
         distances = self.templates.distances(samples) if len(self.templates) else None
         word_log = None
+        powers = self._word_frames(samples)
         if self.word_model is not None:
             # the slot's own floor, as in training: a floor remembered from quieter
             # slots would stretch the word over the room's noise
-            word_log = self.word_model.log_probs(
-                word_features(samples, powers=self._word_frames(samples)))
+            word_log = self.word_model.log_probs(word_features(samples, powers=powers))
         return SlotAnalysis(acoustics, self.class_model.log_likelihoods(acoustics),
-                            speech, distances, word_log)
+                            speech, distances, word_log,
+                            speech_band_levels_db(powers[1], WORD_FFT_SAMPLES))
 
     def judge(self, analysis: SlotAnalysis, ctx: SlotContext) -> Heard:
         """The decision for one slot's analysis against what `ctx` says is due."""
@@ -383,6 +395,7 @@ class SlotRecognizer:
             modifier_scores=modifier_scores,
             level_change_db=level_change,
             speech_also=self._speech_stands_for(speech.label if speech else None),
+            due_rise_db=self._due_rise_db(analysis, ctx, expected),
         )
         decision = decide(labels, self._syllables_of, evidence, expected, alternatives,
                           self.strictness, self.unlikely,
@@ -399,6 +412,19 @@ class SlotRecognizer:
             expected=str(expected),
             posteriors=decision.posteriors,
         )
+
+    def _due_rise_db(self, analysis: SlotAnalysis, ctx: SlotContext,
+                     expected: Item) -> float | None:
+        """How far a quiet word due without a heard start rises over the room (`room`) [dB].
+
+        None where no quiet word is due, the referee heard its start, or the room's
+        level is not known yet.
+        """
+        room_db = self._room.level_db()
+        if expected.modifier != "quiet" or ctx.due_from_s is None or room_db is None \
+                or analysis.band_levels_db is None:
+            return None
+        return due_word_rise_db(analysis.band_levels_db, ctx.due_from_s, room_db)
 
     def _modifier_scores(self, acoustics: SlotAcoustics,
                          reference: GroupProfile | None) -> dict[str, float]:
