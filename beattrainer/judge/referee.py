@@ -893,7 +893,8 @@ class Referee:
                 # heard, and it starts past the search window: off the beat by the
                 # rulings (more than T/2 late), not a word on time without a start
                 onset = late_s
-        samples, syllables, heard = self._hear_from(slot, onset, end_s, audio_from_s, from_beat)
+        samples, syllables, heard = self._hear_from(slot, onset, end_s, audio_from_s,
+                                                    from_beat=from_beat)
         if late_s is not None and not heard.accepted:
             # the word was heard from its beat, but not from the late start: that start is
             # a later syllable of the word said on time, its start unheard (a quiet
