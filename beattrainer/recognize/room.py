@@ -12,6 +12,7 @@ renders, seed 1000, 194 slots heard without a start; decision 78).
 from __future__ import annotations
 
 from collections import deque
+from functools import lru_cache
 
 import numpy as np
 
@@ -31,11 +32,17 @@ WORD_BEFORE_BEAT_S = 0.05
 WORD_AFTER_BEAT_S = 0.8
 
 
+@lru_cache(maxsize=4)
+def _speech_band_bins(fft_samples: int) -> tuple[int, int]:
+    """The first and one past the last spectrum bin of `SPEECH_BAND_HZ` (asked every slot)."""
+    freqs = np.fft.rfftfreq(fft_samples, 1.0 / SAMPLE_RATE)
+    return int(np.searchsorted(freqs, SPEECH_BAND_HZ[0])), \
+        int(np.searchsorted(freqs, SPEECH_BAND_HZ[1], side="right"))
+
+
 def speech_band_levels_db(power: np.ndarray, fft_samples: int) -> np.ndarray:
     """The power of each frame's speech band [dB], from its power spectrum (frames x bins)."""
-    freqs = np.fft.rfftfreq(fft_samples, 1.0 / SAMPLE_RATE)
-    first, last = np.searchsorted(freqs, SPEECH_BAND_HZ[0]), \
-        np.searchsorted(freqs, SPEECH_BAND_HZ[1], side="right")
+    first, last = _speech_band_bins(fft_samples)
     return 10.0 * np.log10(power[:, first:last].sum(axis=1) + 1e-12)
 
 
