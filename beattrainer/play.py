@@ -356,7 +356,7 @@ class _Flag(Exception):
 
 def _current_slot(referee: Referee) -> int:
     """The slot being performed when the group flagged a mistake."""
-    return referee.slots[min(len(referee.slots) - 1, len(referee.verdicts))].index
+    return referee.slots[min(len(referee.slots) - 1, referee.slots_closed)].index
 
 
 def _flagged(data: dict, slot: int, referee: Referee) -> dict:

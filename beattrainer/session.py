@@ -97,8 +97,22 @@ class RecognizerAdapter:
 
         ctx = SlotContext(expected=expected, group=self._profile(), performer=slot.performer,
                           due_from_s=due_from_s)
-        heard = self.recognizer.recognize(samples, ctx)
-        return HeardSlot(heard.label, heard.accepted, heard.confidence, heard.level_db)
+        recognizer = self.recognizer
+        heard = recognizer.recognize(samples, ctx)
+        again = None
+        if recognizer.dynamics_against_other_voices(ctx):
+            again = self._judge_against_own_voice(recognizer.last_analysis, ctx)
+        return HeardSlot(heard.label, heard.accepted, heard.confidence, heard.level_db,
+                         judge_against_own_voice=again)
+
+    def _judge_against_own_voice(self, analysis, ctx):
+        """`HeardSlot.judge_against_own_voice` of a slot analysed as `analysis` (decision 81)."""
+        def again() -> HeardSlot | None:
+            if self.recognizer.dynamics_against_other_voices(ctx):
+                return None  # its performers were not heard saying a word normally yet
+            heard = self.recognizer.judge(analysis, ctx)
+            return HeardSlot(heard.label, heard.accepted, heard.confidence, heard.level_db)
+        return again
 
     def probe_slot(self, samples: np.ndarray, expected: Expected, slot: Slot) -> HeardSlot:
         """Try a window without leaving a trace in the recognizer's state."""

@@ -92,6 +92,20 @@ class _Pending:
     onset_s: float
 
 
+@dataclass(frozen=True)
+class _Held:
+    """A slot whose quiet, loud or high was judged against other voices than its own.
+
+    The group's first words are judged against the lead's solos: one voice against
+    several, a woman's against men's. Its verdict, and every one after it, waits until
+    its performers were heard saying a word normally, and is then told against their
+    own voice (decision 81).
+    """
+
+    position: int          # in the referee's settled verdicts
+    verdict: SlotVerdict   # as judged against the other voices
+
+
 class Referee:
     """Judge one performance from a stream of audio blocks.
 
@@ -139,7 +153,9 @@ class Referee:
         self._action_passed = False  # a silent slot with a stamp or clap passed while re-anchoring
         self._action_checks: dict[float, bool] = {}
         self._pending: _Pending | None = None
-        self.verdicts: list[SlotVerdict] = []
+        self._held: list[_Held] = []
+        self._settled: list[SlotVerdict] = []  # every slot closed so far, some of them held
+        self.verdicts: list[SlotVerdict] = []  # ... and those told (none after a held one)
         self.mistake: SlotVerdict | None = None
         self.finished = False
 
@@ -149,6 +165,11 @@ class Referee:
     def time_s(self) -> float:
         """Audio consumed so far [s]."""
         return self.hearing.time_s
+
+    @property
+    def slots_closed(self) -> int:
+        """How many slots were closed so far (their verdicts told or held)."""
+        return len(self._settled)
 
     @property
     def done(self) -> bool:
@@ -179,18 +200,67 @@ class Referee:
     # ------------------------------------------------------------------ walking
 
     def _advance(self, final: bool) -> list[SlotVerdict]:
-        out: list[SlotVerdict] = []
         if self._tracker is None and not self._find_solos(final):
-            return out
+            return []
         while not self.done:
             verdict = self._try_close(self.slots[self._next], final)
             if verdict is None:
                 break
-            out.extend(self._settle(verdict))
+            self._settle(verdict)
             self._next += 1
+            self._tell_held(final=False)
         if final:
-            out.extend(self._resolve_pending(next_onset=None))
-        return out
+            self._resolve_pending(next_onset=None)
+        self._tell_held(final=final or self.done)
+        return self._tell()
+
+    def _tell(self) -> list[SlotVerdict]:
+        """The settled verdicts not told yet, up to the first one held."""
+        upto = self._held[0].position if self._held else len(self._settled)
+        new = self._settled[len(self.verdicts):upto]
+        self.verdicts.extend(new)
+        return new
+
+    def _tell_held(self, final: bool) -> None:
+        """Judge the held slots against their performers' own voice once known (decision 81).
+
+        At the end (`final`: the stream ended, a mistake ended the performance, or every
+        slot closed) they are told as judged against the other voices where their own
+        was never heard saying a word normally. The first held slot found wrong is the
+        performance's first mistake: the verdicts after it are dropped.
+        """
+        while self._held:
+            held = self._held[0]
+            heard = held.verdict.heard.judge_against_own_voice()
+            if heard is None and not final:
+                return
+            self._held.pop(0)
+            verdict = held.verdict if heard is None else self._content_verdict(held.verdict, heard)
+            if self._settled[held.position].mistake is not None:
+                continue  # it failed for its timing (drift) while held
+            self._settled[held.position] = verdict
+            if verdict.mistake is not None:
+                del self._settled[held.position + 1:]
+                self._held = []
+                self._pending = None
+                self.mistake = verdict
+
+    def _holds(self, verdict: SlotVerdict) -> bool:
+        """Whether `verdict` waits for its performers' own voice to be told (`_Held`).
+
+        Only where its quiet, loud or high was all that could be wrong: right, or wrong
+        in its dynamics alone and on the beat.
+        """
+        heard = verdict.heard
+        if heard is None or heard.judge_against_own_voice is None:
+            return False
+        if verdict.mistake is None:
+            return verdict.verdict == "ok"
+        return verdict.mistake is MistakeKind.WRONG_DYNAMICS and not self._off_beat(verdict)
+
+    def _off_beat(self, verdict: SlotVerdict) -> bool:
+        return verdict.offset_ms is not None and \
+            abs(verdict.offset_ms) > 1000 * self._off_beat_tolerance_s(verdict.slot.beat)
 
     def _find_solos(self, final: bool) -> bool:
         """Take the tempo from the lead's two solo words, once `SoloFinder` has found them."""
@@ -642,7 +712,7 @@ class Referee:
         MIAU's AU, 0.53 s after its MI, was taken for the next MIEZEKATZE's start, 452 ms
         early, and that word, glued onto the AU, heard as AAAH (judge seed 97, clean).
         """
-        before = self.verdicts[-1] if self.verdicts else None
+        before = self._settled[-1] if self._settled else None
         if before is None or before.heard_onset_s is None:
             return False
         expected = before.slot.expected
@@ -918,15 +988,23 @@ class Referee:
             # and under challenge 1 every word is whispered)
             self._word_start_levels_db.append(self.hearing.onset_level_db(onset))
         if not heard.accepted:
-            kind = content_mistake(slot.expected, heard.label)
-            return replace(base, verdict="mistake", mistake=kind,
-                           message=f"{due} was due, {heard_text(heard.label)} was heard")
-        if offset_ms is not None and abs(offset_ms) > 1000 * self._off_beat_tolerance_s(slot.beat):
+            return self._content_verdict(base, heard)
+        if self._off_beat(base):
             side = "late" if offset_ms > 0 else "early"
             return replace(base, verdict="mistake", mistake=MistakeKind.OFF_BEAT,
                            message=f"{due} came {abs(offset_ms):.0f} ms {side}")
         self.recognizer.learn_slot(samples, slot.expected, slot)
         return base
+
+    @staticmethod
+    def _content_verdict(verdict: SlotVerdict, heard: HeardSlot) -> SlotVerdict:
+        """`verdict` (on the beat) with what was `heard` in its slot."""
+        if heard.accepted:
+            return replace(verdict, heard=heard, verdict="ok", mistake=None, message="")
+        expected = verdict.slot.expected
+        return replace(verdict, heard=heard, verdict="mistake",
+                       mistake=content_mistake(expected, heard.label),
+                       message=f"{due_text(expected)} was due, {heard_text(heard.label)} was heard")
 
     def _hear_from(self, slot: Slot, onset_s: float, end_s: float,
                    audio_from_s: float | None,
@@ -1035,13 +1113,14 @@ class Referee:
 
     # ------------------------------------------------------------------ settling
 
-    def _settle(self, verdict: SlotVerdict) -> list[SlotVerdict]:
+    def _settle(self, verdict: SlotVerdict) -> None:
         """Record a verdict; hold an off-beat one until the next heard word tells what it was.
 
-        The next word tells whether one word was off or the whole tempo moved.
+        The next word tells whether one word was off or the whole tempo moved. A verdict
+        on dynamics judged against other voices than its own is held too (`_Held`); the walk
+        goes on as if it were right.
         """
         slot = verdict.slot
-        out: list[SlotVerdict] = []
         if self._pending is not None:
             # the next voiced word decides what the off-beat word was; a kiss's or a
             # squeak's hit before it does where it can tell the tempo (due on its beat as
@@ -1053,20 +1132,21 @@ class Referee:
                 self._tells_tempo(slot, heard)
             if slot.expected.voiced or slot.role is Role.FINAL or hit_tells:
                 tells_tempo = heard is not None and self._tells_tempo(slot, heard)
-                out.extend(self._resolve_pending(
-                    next_onset=(slot.beat, heard) if tells_tempo else None))
-            return out
+                self._resolve_pending(next_onset=(slot.beat, heard) if tells_tempo else None)
+            return
         if verdict.mistake is MistakeKind.OFF_BEAT and not slot.expected.free_timing:
             # after a free-timing slot the next word comes when it comes: nothing to wait for
             self._pending = _Pending(verdict, slot.beat, verdict.heard_onset_s)
             self._remember_heard(verdict)
-            return out
-        self.verdicts.append(verdict)
-        out.append(verdict)
+            return
+        if self._holds(verdict):
+            self._held.append(_Held(len(self._settled), verdict))
+            verdict = replace(verdict, verdict="ok", mistake=None, message="")
+        self._settled.append(verdict)
         self._remember_heard(verdict)
         if verdict.mistake is not None:
             self.mistake = verdict
-            return out
+            return
         if slot.expected.free_timing:
             self._reanchor_pending = True
             start = verdict.heard_onset_s if verdict.heard_onset_s is not None \
@@ -1085,10 +1165,8 @@ class Referee:
             if abs(drift) > self.tolerances.drift_limit:
                 drifted = replace(verdict, verdict="mistake", mistake=MistakeKind.TEMPO_DRIFT,
                                   message=drift_message(drift))
-                self.verdicts[-1] = drifted
-                out[-1] = drifted
+                self._settled[-1] = drifted
                 self.mistake = drifted
-        return out
 
     def _remember_heard(self, verdict: SlotVerdict) -> None:
         if verdict.heard_onset_s is not None:
@@ -1114,9 +1192,9 @@ class Referee:
             return False
         return onset_s - pending.onset_s >= 0.5 * self._tracker.period_s
 
-    def _resolve_pending(self, next_onset: tuple[int, float] | None) -> list[SlotVerdict]:
+    def _resolve_pending(self, next_onset: tuple[int, float] | None) -> None:
         if self._pending is None:
-            return []
+            return
         pending, self._pending = self._pending, None
         verdict = pending.verdict
         if next_onset is not None:
@@ -1138,9 +1216,8 @@ class Referee:
             if not back_on_grid and abs(drift) > self.tolerances.drift_limit:
                 verdict = replace(verdict, mistake=MistakeKind.TEMPO_DRIFT,
                                   message=drift_message(drift))
-        self.verdicts.append(verdict)
+        self._settled.append(verdict)
         self.mistake = verdict
-        return [verdict]
 
     # ------------------------------------------------------------------ report
 

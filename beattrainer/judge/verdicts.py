@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Protocol, Sequence
+from typing import Callable, Protocol, Sequence
 
 import numpy as np
 
@@ -36,6 +36,11 @@ class HeardSlot:
     accepted: bool                # the expected item was heard
     confidence: float | None = None
     level_db: float | None = None
+    # where the slot's quiet, loud or high was judged against other voices than its
+    # performers' (the group's first words against the lead's solos): judges the same audio
+    # again against their own normal voice, None while that is still unknown (decision 81)
+    judge_against_own_voice: Callable[[], HeardSlot | None] | None = field(
+        default=None, compare=False, repr=False)
 
 
 class SlotRecognizer(Protocol):

@@ -58,6 +58,7 @@ from beattrainer.recognize.words import (
 
 SAMPLE_RATE = 16_000
 FLOOR_RISE_DB_PER_SLOT = 1.0  # the room's noise floor may creep up this fast between slots
+MODEL_MODIFIERS = ("quiet", "loud", "high")  # judged by the dynamics model, against a reference
 LOUD_HIGH_RISE_SEMITONES = 5.0  # a loud word this much higher is high too
 MAX_SLOT_S = 30.0             # longer slots are cut (free-timing cards stay far below)
 SPEECH_NAME_SLOTS = 2         # the speech backend's other name for a group's word: this often
@@ -200,6 +201,7 @@ class SlotRecognizer:
         # the group's word -> how often the speech backend named what, where it was due
         self._speech_names: dict[str, Counter] = {}
         self._ctx: SlotContext | None = None
+        self.last_analysis: SlotAnalysis | None = None  # of the slot recognised last
         self._blocks: list[np.ndarray] = []
         self._n_samples = 0
         self._acoustic_frames = FrameMemo(frame_rows, FRAME_SAMPLES, HOP_SAMPLES,
@@ -278,6 +280,7 @@ class SlotRecognizer:
         self._blocks = []
         speech = self.speech.finish() if self.speech is not None else None
         analysis = self._analyse(samples, ctx.group, speech)
+        self.last_analysis = analysis
         heard = self.judge(analysis, ctx)
         self._room.add(analysis.band_levels_db)
         self._remember_normal(analysis.acoustics, ctx, heard)
@@ -438,13 +441,29 @@ class SlotRecognizer:
         scores = dynamics_scores(acoustics, reference)
         if self.dynamics_model is not None and acoustics.sounding:
             p = self.dynamics_model.probabilities(acoustics, reference)
-            scores.update({m: p[m] for m in ("quiet", "loud", "high")})
+            scores.update({m: p[m] for m in MODEL_MODIFIERS})
             if p["loud"] >= 0.5 and \
                     pitch_rise_semitones(acoustics, reference) >= LOUD_HIGH_RISE_SEMITONES:
                 # a voice that goes high mostly gets louder too; the model never heard
                 # that (the renderer's high words come at the normal level)
                 scores["high"] = max(scores["high"], p["loud"])
         return scores
+
+    def dynamics_against_other_voices(self, ctx: SlotContext) -> bool:
+        """Whether the slot's due quiet, loud or high is judged against other voices than its own.
+
+        So it is until the slot's performers were heard saying a word normally: the
+        group's words are judged against the lead's solos (`reference_profile`'s
+        `lead_alone`), a player's own slot against the others' words (challenge 9).
+        `judge` then tells it again against their own voice (decision 81).
+        """
+        expected, _ = ctx.expected_item()
+        if expected.modifier not in MODEL_MODIFIERS:
+            return False
+        if ctx.performer is not None:
+            return not any(who == ctx.performer for who, _ in self._normal)
+        reference = self.reference(ctx.group, ctx.performer)
+        return reference is not None and reference.lead_alone
 
     def reference(self, group: GroupProfile | None,
                   performer: int | None = None) -> GroupProfile | None:
