@@ -34,6 +34,13 @@ HARMONIC_FLATNESS_DB = -8.0  # a frame flatter than this in the band has no harm
 MAX_TONALITY_FEATURE_DB = 50.0
 MAX_SNR_FEATURE_DB = 40.0    # the class model sees at most this much level over the floor
 HARMONIC_RANGE_DB = 20.0     # frames this far below the loudest do not count for harmonicity
+# The lowest voice's pitch (`lowest_voice_hz`): the autocorrelation's pitch of the word's strong
+# frames, each moved an octave up while the lag half as long correlates nearly as well.
+LOWEST_VOICE_RANGE_DB = 12.0  # frames further below the slot's loudest are left out: the
+                              # performer's word stands 10-30 dB over a room's babble
+OCTAVE_UP_RATIO = 0.8  # the half lag's correlation over the best's that takes the octave up: a
+                       # mixed group's high word correlates best at twice its voices' periods
+LOWEST_VOICE_PERCENTILE = 20.0  # of the frames' pitch: the lowest voice, not its slips
 
 
 @dataclass(frozen=True)
@@ -102,6 +109,10 @@ class SlotAcoustics:
     pitch_low_hz : float or None
         The 20th percentile of the voiced frames' pitch [Hz]: in a group, the
         lowest voices' pitch, which the median (any voice's) hides.
+    lowest_voice_hz : float or None
+        The lowest voice's pitch of the word's strong frames, octave-checked [Hz]
+        (`lowest_voice_hz`): in a group the same voices in every word, and not a
+        room's babble.
     """
 
     level_db: float | None
@@ -120,6 +131,7 @@ class SlotAcoustics:
     harmonic_share: float = 0.0
     flatness_db: float = 0.0
     pitch_low_hz: float | None = None
+    lowest_voice_hz: float | None = None
 
     @property
     def sounding(self) -> bool:
@@ -345,7 +357,40 @@ def describe_slot(samples: np.ndarray, floor_db: float | None = None,
         harmonic_share=_harmonic_share(frames, active),
         flatness_db=float(np.sum(frames.flatness_db[active] * power) / np.sum(power)),
         pitch_low_hz=pitch_low,
+        lowest_voice_hz=lowest_voice_hz(samples, frames, voiced, active) if pitch else None,
     )
+
+
+def lowest_voice_hz(samples: np.ndarray, frames: Frames, voiced: np.ndarray,
+                    active: np.ndarray) -> float | None:
+    """The lowest voice's pitch [Hz]: a low percentile of the strong frames' octave-checked pitch.
+
+    Unlike `pitch_low_hz` it leaves out voiced frames more than LOWEST_VOICE_RANGE_DB below
+    the word's loudest (a room's babble had pulled a female voice's low pitch to its male
+    voices) and takes each frame's pitch an octave up while the half lag correlates within
+    OCTAVE_UP_RATIO of the best lag: a mixed group's high word (the males at 145 Hz, the
+    female at 275) correlates best near 75 Hz, where its normal word's male voices lie
+    (decision 82).
+    """
+    strong = voiced & (frames.level_db >= frames.level_db[active].max() - LOWEST_VOICE_RANGE_DB)
+    if strong.sum() < 3:
+        return None
+    x = np.asarray(samples, dtype=np.float64)
+    x = np.concatenate([x, np.zeros(max(FRAME_SAMPLES - len(x), 0))])
+    chosen = np.lib.stride_tricks.sliding_window_view(x, FRAME_SAMPLES)[::HOP_SAMPLES][strong]
+    chosen = chosen - chosen.mean(axis=1, keepdims=True)
+    acf = np.fft.irfft(squared_magnitude(rfft_padded(chosen, FFT_SAMPLES)), FFT_SAMPLES, axis=1)
+    region = acf[:, _PITCH_LAGS] / (acf[:, :1] + 1e-12) * FRAME_SAMPLES / _LAG_OVERLAPS
+    rows = np.arange(len(region))
+    first, last = _PITCH_LAGS.start, _PITCH_LAGS.stop - 1
+    lag = region.argmax(axis=1) + first
+    for _ in range(2):  # at most two octaves up
+        best = region[rows, lag - first]
+        half = np.round(lag / 2.0).astype(int)
+        inside = np.clip(half, first + 1, last - 1) - first
+        near_half = region[rows[:, None], inside[:, None] + np.array([-1, 0, 1])].max(axis=1)
+        lag = np.where((half > first) & (near_half >= OCTAVE_UP_RATIO * best), half, lag)
+    return array_percentile(SAMPLE_RATE / lag.astype(float), LOWEST_VOICE_PERCENTILE)
 
 
 def _harmonic_share(frames: Frames, active: np.ndarray) -> float:
@@ -392,6 +437,7 @@ class GroupProfile:
     duration_s : float [s]
     floor_db : float or None, the room's noise floor [dBFS]
     pitch_low_hz : float or None, the lowest voices' pitch [Hz]
+    lowest_voice_hz : float or None, the lowest voice's octave-checked pitch [Hz]
     lead_alone : bool, the reference is the lead's solos, and the slot judged
         against it is the whole group's (see `reference_profile`)
     """
@@ -402,6 +448,7 @@ class GroupProfile:
     floor_db: float | None = None
     pitch_low_hz: float | None = None
     lead_alone: bool = False
+    lowest_voice_hz: float | None = None
 
     @classmethod
     def from_acoustics(cls, solos: list[SlotAcoustics]) -> GroupProfile:
@@ -411,12 +458,14 @@ class GroupProfile:
             raise ValueError("no sounding solo to take the group's normal voice from")
         pitches = [a.pitch_hz for a in sounding if a.pitch_hz]
         lows = [a.pitch_low_hz for a in sounding if a.pitch_low_hz]
+        lowest = [a.lowest_voice_hz for a in sounding if a.lowest_voice_hz]
         return cls(
             level_db=float(np.mean([a.level_db for a in sounding])),
             pitch_hz=float_median(pitches) if pitches else None,
             duration_s=float(np.mean([a.duration_s for a in sounding])),
             floor_db=float(min(a.floor_db for a in sounding)),
             pitch_low_hz=float_median(lows) if lows else None,
+            lowest_voice_hz=float_median(lowest) if lowest else None,
         )
 
 
@@ -446,6 +495,7 @@ def reference_profile(normal: list[tuple[int | None, SlotAcoustics]], performer:
     pitch = float_median(pitches) if pitches else (group.pitch_hz if group else None)
     lows = [a.pitch_low_hz for a in recent if a.pitch_low_hz]
     low = float_median(lows) if lows else (group.pitch_low_hz if group else None)
+    lowest = [a.lowest_voice_hz for a in recent if a.lowest_voice_hz]
     return GroupProfile(
         level_db=float_median([a.level_db for a in recent]),
         pitch_hz=pitch,
@@ -454,6 +504,8 @@ def reference_profile(normal: list[tuple[int | None, SlotAcoustics]], performer:
             [a.duration_s for a in recent])),
         floor_db=group.floor_db if group else None,
         lead_alone=lead_alone,
+        lowest_voice_hz=float_median(lowest) if lowest else (
+            group.lowest_voice_hz if group else None),
     )
 
 

@@ -3,8 +3,9 @@
 The word is judged against the performer's (or group's) own normal voice.
 
 Pure numpy at run time: a multinomial logistic regression on a few features
-relative to the reference profile (level change, pitch rise of the median and
-of the lowest voices, duration ratio, voicing). Fitted on renders of the clip
+relative to the reference profile (level change, pitch rise of the median, of
+the lowest voices and of the lowest voice's octave-checked pitch, duration
+ratio, voicing). Fitted on renders of the clip
 library's train voices by `python -m beattrainer.recognize.dynamics_training`
 and stored in `models/dynamics.json`. Slow and whisper are judged by the
 acoustic layer's own rules (`acoustic.dynamics_scores`).
@@ -23,7 +24,7 @@ DYNAMICS_MODEL_FILE = "dynamics.json"
 DYNAMICS_CLASSES = ("normal", "quiet", "loud", "high")
 FEATURE_NAMES = ("level_change", "median_rise", "low_rise", "larger_rise", "has_pitch",
                  "log_duration_ratio", "voiced_fraction", "harmonic_share", "lead_alone",
-                 "lead_alone_level_change")
+                 "lead_alone_level_change", "lowest_voice_rise")
 
 
 class DynamicsModelError(ValueError):
@@ -56,6 +57,10 @@ def dynamics_features(acoustics: SlotAcoustics, reference: GroupProfile) -> np.n
         # this, the model learnt one boundary for both references (decision 38)
         float(reference.lead_alone),
         level_change * reference.lead_alone,
+        # the median follows whichever voice of a group is loudest, the 20th percentile
+        # slips to subharmonics and to a room's babble; the strong frames' octave-checked
+        # pitch stays on the group's lowest voice (decision 82)
+        _rise_octaves(acoustics.lowest_voice_hz, reference.lowest_voice_hz),
     ])
 
 
