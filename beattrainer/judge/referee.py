@@ -231,13 +231,14 @@ class Referee:
         """
         while self._held:
             held = self._held[0]
+            if self._settled[held.position].mistake is not None:
+                self._held.pop(0)  # it failed for its timing (drift) while held
+                continue
             heard = held.verdict.heard.judge_against_own_voice()
             if heard is None and not final:
                 return
             self._held.pop(0)
             verdict = held.verdict if heard is None else self._content_verdict(held.verdict, heard)
-            if self._settled[held.position].mistake is not None:
-                continue  # it failed for its timing (drift) while held
             self._settled[held.position] = verdict
             if verdict.mistake is not None:
                 del self._settled[held.position + 1:]

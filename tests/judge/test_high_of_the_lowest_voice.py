@@ -13,8 +13,8 @@ def test_a_mixed_group_s_plain_word_where_high_is_due_fails(render):
     # Two male voices and a female one (judge --seed 107, case 168): the autocorrelation's
     # median pitch of a plain MIEZEKATZE followed the female voice in some words (158 Hz
     # against 80 Hz), and the group's true high slipped to the males' subharmonics (20th
-    # percentile 86-94 Hz): a high card said plain was heard high and passed. The lowest
-    # spectral peak stays on the male voices (74-78 Hz plain, 145 Hz high).
+    # percentile 86-94 Hz): a high card said plain was heard high and passed. The strong
+    # frames' octave-checked pitch stays on the male voices (72-79 Hz plain, 137 Hz high).
     perf, samples, sr, truth = render(
         ["07", "09", "46", "21", "17", "05", "42"], "challenge-4", 7, "wrong_dynamics@11",
         224107132, ("Anna", "Ben", "Cem"), split="test", period_s=2.345804484562783,
