@@ -57,6 +57,8 @@ class Frames:
     tonality_db : (n,) strongest spectral peak over the median bin [dB]
     flatness_db : (n,) spectral flatness in HARMONIC_BAND_HZ [dB] (0 for white
         noise; harmonic spectra, even of several voices at once, are far lower)
+    octave_pitch_hz : (n,) `pitch_hz` moved an octave up (at most twice) while the half
+        lag correlates within OCTAVE_UP_RATIO of the best [Hz] (see `lowest_voice_hz`)
     """
 
     level_db: np.ndarray
@@ -66,6 +68,7 @@ class Frames:
     high_ratio: np.ndarray
     tonality_db: np.ndarray
     flatness_db: np.ndarray
+    octave_pitch_hz: np.ndarray
 
     def __len__(self) -> int:
         return len(self.level_db)
@@ -207,7 +210,25 @@ def analyse_frames(samples: np.ndarray) -> Frames:
     best = region.argmax(axis=1)
     voicing = np.clip(region[np.arange(len(region)), best], 0.0, 1.0)
     pitch = SAMPLE_RATE / (best + _PITCH_LAGS.start)
-    return Frames(level_db, voicing, pitch, centroid, high_ratio, tonality, flatness)
+    octave_pitch = SAMPLE_RATE / _octave_checked_lags(region, best + _PITCH_LAGS.start)
+    return Frames(level_db, voicing, pitch, centroid, high_ratio, tonality, flatness,
+                  octave_pitch)
+
+
+def _octave_checked_lags(region: np.ndarray, lag: np.ndarray) -> np.ndarray:
+    """Each frame's best lag halved, at most twice, while the half lag correlates nearly as well.
+
+    `region`: the normalised autocorrelation over `_PITCH_LAGS`, one row per frame.
+    """
+    rows = np.arange(len(region))
+    first, last = _PITCH_LAGS.start, _PITCH_LAGS.stop - 1
+    for _ in range(2):  # at most two octaves up
+        best = region[rows, lag - first]
+        half = np.round(lag / 2.0).astype(int)
+        inside = np.clip(half, first + 1, last - 1) - first
+        near_half = region[rows[:, None], inside[:, None] + np.array([-1, 0, 1])].max(axis=1)
+        lag = np.where((half > first) & (near_half >= OCTAVE_UP_RATIO * best), half, lag)
+    return lag.astype(float)
 
 
 def _median_of_rows(a: np.ndarray) -> np.ndarray:
@@ -357,40 +378,24 @@ def describe_slot(samples: np.ndarray, floor_db: float | None = None,
         harmonic_share=_harmonic_share(frames, active),
         flatness_db=float(np.sum(frames.flatness_db[active] * power) / np.sum(power)),
         pitch_low_hz=pitch_low,
-        lowest_voice_hz=lowest_voice_hz(samples, frames, voiced, active) if pitch else None,
+        lowest_voice_hz=lowest_voice_hz(frames, voiced, active) if pitch else None,
     )
 
 
-def lowest_voice_hz(samples: np.ndarray, frames: Frames, voiced: np.ndarray,
-                    active: np.ndarray) -> float | None:
+def lowest_voice_hz(frames: Frames, voiced: np.ndarray, active: np.ndarray) -> float | None:
     """The lowest voice's pitch [Hz]: a low percentile of the strong frames' octave-checked pitch.
 
     Unlike `pitch_low_hz` it leaves out voiced frames more than LOWEST_VOICE_RANGE_DB below
     the word's loudest (a room's babble had pulled a female voice's low pitch to its male
     voices) and takes each frame's pitch an octave up while the half lag correlates within
-    OCTAVE_UP_RATIO of the best lag: a mixed group's high word (the males at 145 Hz, the
-    female at 275) correlates best near 75 Hz, where its normal word's male voices lie
-    (decision 82).
+    OCTAVE_UP_RATIO of the best lag (`Frames.octave_pitch_hz`): a mixed group's high word
+    (the males at 145 Hz, the female at 275) correlates best near 75 Hz, where its normal
+    word's male voices lie (decision 82).
     """
     strong = voiced & (frames.level_db >= frames.level_db[active].max() - LOWEST_VOICE_RANGE_DB)
     if strong.sum() < 3:
         return None
-    x = np.asarray(samples, dtype=np.float64)
-    x = np.concatenate([x, np.zeros(max(FRAME_SAMPLES - len(x), 0))])
-    chosen = np.lib.stride_tricks.sliding_window_view(x, FRAME_SAMPLES)[::HOP_SAMPLES][strong]
-    chosen = chosen - chosen.mean(axis=1, keepdims=True)
-    acf = np.fft.irfft(squared_magnitude(rfft_padded(chosen, FFT_SAMPLES)), FFT_SAMPLES, axis=1)
-    region = acf[:, _PITCH_LAGS] / (acf[:, :1] + 1e-12) * FRAME_SAMPLES / _LAG_OVERLAPS
-    rows = np.arange(len(region))
-    first, last = _PITCH_LAGS.start, _PITCH_LAGS.stop - 1
-    lag = region.argmax(axis=1) + first
-    for _ in range(2):  # at most two octaves up
-        best = region[rows, lag - first]
-        half = np.round(lag / 2.0).astype(int)
-        inside = np.clip(half, first + 1, last - 1) - first
-        near_half = region[rows[:, None], inside[:, None] + np.array([-1, 0, 1])].max(axis=1)
-        lag = np.where((half > first) & (near_half >= OCTAVE_UP_RATIO * best), half, lag)
-    return array_percentile(SAMPLE_RATE / lag.astype(float), LOWEST_VOICE_PERCENTILE)
+    return array_percentile(frames.octave_pitch_hz[strong], LOWEST_VOICE_PERCENTILE)
 
 
 def _harmonic_share(frames: Frames, active: np.ndarray) -> float:

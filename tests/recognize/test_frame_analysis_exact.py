@@ -52,7 +52,19 @@ def plain_frame_rows(samples: np.ndarray) -> tuple[np.ndarray, ...]:
     best = region.argmax(axis=1)
     voicing = np.clip(region[np.arange(len(region)), best], 0.0, 1.0)
     pitch = SAMPLE_RATE / (best + lo)
-    return level_db, voicing, pitch, centroid, high_ratio, tonality, flatness
+    octave_pitch = np.array([SAMPLE_RATE / plain_octave_checked_lag(row, lag, lo)
+                             for row, lag in zip(region, best + lo)])
+    return level_db, voicing, pitch, centroid, high_ratio, tonality, flatness, octave_pitch
+
+
+def plain_octave_checked_lag(row: np.ndarray, lag: int, lo: int) -> float:
+    """One frame's lag halved, at most twice, while the half (+-1) correlates >= 0.8 as well."""
+    for _ in range(2):
+        half = round(lag / 2)
+        centre = min(max(half, lo + 1), lo + len(row) - 2)
+        if half > lo and row[centre - 1 - lo:centre + 2 - lo].max() >= 0.8 * row[lag - lo]:
+            lag = half
+    return float(lag)
 
 
 def plain_frame_powers(samples: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
