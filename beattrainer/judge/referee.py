@@ -464,20 +464,30 @@ class Referee:
         if not words and not (final and later):
             return None  # not heard yet (at the end of the stream: never)
         onset = (words or later)[0]
-        if slot.expected.voiced and not is_hit(slot.expected) and not slot.expected.percussion:
-            onset = self._percussive_attack_before(onset, start)
-        end_s = self._word_end(onset, final, free=runs_long(slot.expected),
-                               syllables=free_syllables(slot.expected),
-                               hit_follows=self._hit_follows(slot))
-        if end_s is None:
-            return None
-        # (a kiss where the beat is found anew as well: 2.5 s of babble at 10 dB after
-        # one made it silence, judge seed 102, case 218)
-        end_s = self._hit_slot_end_s(slot, onset, end_s)
+        while True:
+            if slot.expected.voiced and not is_hit(slot.expected) and \
+                    not slot.expected.percussion:
+                onset = self._percussive_attack_before(onset, start)
+            end_s = self._word_end(onset, final, free=runs_long(slot.expected),
+                                   syllables=free_syllables(slot.expected),
+                                   hit_follows=self._hit_follows(slot))
+            if end_s is None:
+                return None
+            # (a kiss where the beat is found anew as well: 2.5 s of babble at 10 dB after
+            # one made it silence, judge seed 102, case 218)
+            end_s = self._hit_slot_end_s(slot, onset, end_s)
+            verdict = self._judge_voiced(slot, None, onset, end_s, timed=False)
+            if not (verdict.mistake is MistakeKind.MISSING and end_s in words):
+                break
+            # nothing was heard from that start up to the next word's: it was the room's
+            # (pink noise at 10 dB, a burst 0.9 s before the group's word anchored there
+            # and failed as "nothing was heard", judge seed 110, case 034); the group is
+            # heard again from that next word
+            onset = end_s
         self._tracker.reanchor(slot.beat, onset)
         self._reanchor_pending = False
         self._action_passed = False
-        return self._judge_voiced(slot, None, onset, end_s, timed=False)
+        return verdict
 
     def _past_silent_actions(self, starts_s: list[float], slot: Slot,
                              final: bool) -> list[float]:

@@ -904,6 +904,12 @@ BABBLE_AFTER_FREE_TIME = [
     (["34", "38", "48", "31", "30", "23"], "challenge-1", 6, None,
      {"period_s": 2.3648682331332127, "voices": 3, "snr_db": 30.0, "noise": "babble",
       "jitter_ms": 14.812022164938783}, 1044608186, ("Anna", "Ben", "Cem", "Mei")),
+    # pink noise at 10 dB (seed 110, case 034): a burst 0.9 s before the group's word after
+    # card 13's name was heard as a word start; from there up to the group's word the
+    # recognizer heard nothing, and the slot failed as "nothing was heard"
+    (["48", "31", "02", "12", "29", "13"], "highscore", 6, None,
+     {"period_s": 1.2772995125370072, "voices": 3, "snr_db": 10.0, "noise": "pink",
+      "jitter_ms": 17.905399737131436}, 805403088, ("Anna", "Ben")),
 ]
 
 
