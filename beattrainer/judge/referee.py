@@ -151,6 +151,8 @@ class Referee:
         self._reanchor_pending = False
         self._after_free_from_s: float | None = None
         self._action_passed = False  # a silent slot with a stamp or clap passed while re-anchoring
+        # a start after a free-timing card from which nothing was heard -> the next word start
+        self._heard_nothing_until: dict[float, float] = {}
         self._action_checks: dict[float, bool] = {}
         self._pending: _Pending | None = None
         self._held: list[_Held] = []
@@ -463,8 +465,11 @@ class Referee:
             words = self._past_silent_actions(words, slot, final)
         if not words and not (final and later):
             return None  # not heard yet (at the end of the stream: never)
-        onset = (words or later)[0]
+        start_s = (words or later)[0]
         while True:
+            while start_s in self._heard_nothing_until:
+                start_s = self._heard_nothing_until[start_s]  # (decided at an earlier block)
+            onset = start_s
             if slot.expected.voiced and not is_hit(slot.expected) and \
                     not slot.expected.percussion:
                 onset = self._percussive_attack_before(onset, start)
@@ -483,7 +488,8 @@ class Referee:
             # (pink noise at 10 dB, a burst 0.9 s before the group's word anchored there
             # and failed as "nothing was heard", judge seed 110, case 034); the group is
             # heard again from that next word
-            onset = end_s
+            self._heard_nothing_until[start_s] = end_s
+            start_s = end_s
         self._tracker.reanchor(slot.beat, onset)
         self._reanchor_pending = False
         self._action_passed = False
