@@ -277,6 +277,7 @@ class OnsetConfig:
                                     # ambient (bed and top) of this long: the group's
                                     # words kept out lift the ambient with them
     first_warmup_s: float = 1.0     # ... once the ambient has followed this long
+    first_word_after_s: float = 0.3  # nothing fires in the stream's first this long [s]
     first_word_hold_s: float = 0.15  # the stream's first word waits for its first
                                     # syllable's peak at most this long, then its start is
                                     # traced again against that peak (0.08 s: solo 1
@@ -570,7 +571,8 @@ class OnsetDetector:
                  "_silent_hops", "_background_db", "_background_alpha", "_ambient",
                  "_ambient_db", "_top_db", "_silence_base_db", "_silence_top_db", "_deep_db",
                  "_levels_floor_db", "_levels_stale", "_ambient_word_hops", "_chunk_hops",
-                 "_speaker_heard", "_early_ambient", "_warmup_hops", "_word_start_hop",
+                 "_speaker_heard", "_early_ambient", "_warmup_hops", "_first_word_after_hops",
+                 "_word_start_hop",
                  "_pending", "_held", "_word", "_slow_bands_db_block", "_spectrum_block")
 
     def __init__(self, sr: int, config: OnsetConfig = DEFAULT_CONFIG) -> None:
@@ -667,6 +669,7 @@ class OnsetDetector:
         self._early_ambient = deque(maxlen=max(1, int(round(c.first_memory_s
                                                             / (chunk_hops * self._hop_s)))))
         self._warmup_hops = c.first_warmup_s / self._hop_s
+        self._first_word_after_hops = c.first_word_after_s / self._hop_s
         self._word_start_hop = 0
         self._pending: dict | None = None   # an abrupt onset waiting for its decay
         self._held: dict | None = None      # a first word waiting for its peak, and a
@@ -1279,6 +1282,14 @@ class OnsetDetector:
         c = self.config
         burst_hop = None if self._burst is None else self._burst[0]
         hop = self._hop
+        if hop < self._first_word_after_hops and not self._speaker_heard:
+            # the room has not been heard yet: a rise now is measured against nothing (a
+            # babble syllable 0.1 s into the stream started a word that ran on for 2 s,
+            # over the lead's first solo, and kept the ambient from learning the room:
+            # solo 2 went unheard, judge seed 110, case 235); the next rise is measured
+            # from here
+            self._set_valley(e, hop)
+            return
         oldest = max(self._valley_hop, hop - len(self._recent) + 1)
         reference_db = self.speaker_level_db if self._speaker_heard else e
         rule_db = self._syllable_rule_db(reference_db, e)

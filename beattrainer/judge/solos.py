@@ -21,7 +21,7 @@ from beattrainer.dsp.tempo import (
     refine_solo_onsets,
 )
 from beattrainer.judge.expected import expected_syllables
-from beattrainer.judge.hearing import LEAD_IN_S, MIN_SYLLABLE_GAP_S, ONSET_LEVEL_S, Hearing
+from beattrainer.judge.hearing import LEAD_IN_S, MIN_SYLLABLE_GAP_S, Hearing
 from beattrainer.judge.tolerances import Tolerances
 from beattrainer.judge.verdicts import SlotRecognizer
 from beattrainer.mzkz.model import MIEZEKATZE, Role, Slot
@@ -698,11 +698,7 @@ class SoloFinder:
             if horizon < due_s + reach and not final:
                 return hits, (), True
             checked += 1
-            around = [s for s in self.hearing.syllables if abs(s.time_s - due_s) <= reach]
-            if not final and any(not s.starts_word and not self._heard_whole(s.time_s)
-                                 for s in around):
-                return hits, (), True  # (how far it rises is not known yet)
-            near = [s.time_s for s in around if self._starts_a_word(s)]
+            near = [w.time_s for w in self.hearing.word_starts if abs(w.time_s - due_s) <= reach]
             if near:
                 hits += 1
                 beats.append(slot.beat)
@@ -711,22 +707,6 @@ class SoloFinder:
         confirmed = tuple(zip(beats[2:], times[2:]))
         self.beats_kept[key] = (hits, confirmed)
         return hits, confirmed, False
-
-    def _starts_a_word(self, syllable) -> bool:
-        """Whether a syllable starts a word: heard as one, or rising as a new word does.
-
-        At a fast beat the group's words follow each other with no pause for the detector
-        to hear a word start in; a new word still rises `NEW_WORD_RISE_DB` over the end of
-        the one before (judge seed 110: 15-18 dB at 0.96 s a beat, a word's own later
-        syllables at most 4 dB; the pair's beat went unconfirmed and a pair a syllable
-        later was taken).
-        """
-        return syllable.starts_word or self.hearing.rises_over_before(syllable.time_s,
-                                                                      NEW_WORD_RISE_DB)
-
-    def _heard_whole(self, onset_s: float) -> bool:
-        """Whether the audio an onset's level is measured on has all arrived."""
-        return self.hearing.n_samples >= (onset_s + ONSET_LEVEL_S) * self.hearing.sr
 
     def _misfit_s(self, first: float, second: float) -> float:
         """How far the group's words that kept a pair's beat lie from its line, on average [s].

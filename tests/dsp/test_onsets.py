@@ -372,6 +372,31 @@ def test_a_word_start_is_not_traced_back_into_the_babble_before_it(library, card
     assert min(abs(w.onset_s - solo_s) for w in words) <= 0.03
 
 
+
+def test_babble_at_the_streams_start_starts_no_word_that_hides_the_solos(library):
+    """A babble syllable 0.1 s into the stream started a word before the room was heard.
+
+    It ran on over the lead's first solo for 2 s, and the ambient learned nothing of the
+    room meanwhile: then it learned the babble at once, its top rose over solo 2's first
+    syllable, and solo 2 went unheard (one voice, babble at 10 dB; benchmarks/judge.py
+    --seed 110, case 235). Nothing fires in the stream's first 0.3 s.
+    """
+    from beattrainer.mzkz.sequence import Mode, compile_performance
+    from beattrainer.synth.render import RenderOptions, render_performance
+
+    perf = compile_performance(["39", "35", "11", "28"], Mode.parse("highscore"), None,
+                               players=("Anna", "Ben"))
+    options = dict(period_s=1.142379743093042, voices=1, snr_db=10.0, noise="babble",
+                   jitter_ms=18.299105059263145, split="test", seed=815551040)
+    samples, _, truth = render_performance(perf, library,
+                                           np.random.default_rng(options["seed"]),
+                                           RenderOptions(**options))
+    words = [e for e in detect(samples, SR) if isinstance(e, Word)]
+    assert all(w.onset_s >= 0.3 for w in words)
+    for solo in truth["words"][:3]:
+        assert min(abs(w.onset_s - solo["onset_s"]) for w in words) <= 0.03
+
+
 def test_ambient_level_follows_babble_bed_and_top_for_any_split():
     from beattrainer.dsp.features import AmbientLevel
 
