@@ -74,8 +74,11 @@ How it works
    dip re-arms, or `first_word_hold_s` passed) traced again as a later word
    would be: against that peak, from where its level reached the word gate
    below it; if the start moved, a correction follows (`Onset.replaces_s`,
-   see `events.final_events`). The onset lies before the moment of
-   detection, and `Onset.detected_s - Onset.time_s` is the latency.
+   see `events.final_events`). Nothing fires in the stream's first
+   `first_word_after_s`, before the room has been heard: a babble syllable
+   there started a "word" that babble kept open over the lead's first solo,
+   and the ambient learned nothing meanwhile. The onset lies before the
+   moment of detection, and `Onset.detected_s - Onset.time_s` is the latency.
 5. Percussion: an unvoiced rise (little of what rose lies below 1 kHz, judged
    against the band powers just before it, so a clap on a vowel stays unvoiced
    and a vowel under a burst is voiced) out of silence (at least

@@ -372,7 +372,6 @@ def test_a_word_start_is_not_traced_back_into_the_babble_before_it(library, card
     assert min(abs(w.onset_s - solo_s) for w in words) <= 0.03
 
 
-
 def test_babble_at_the_streams_start_starts_no_word_that_hides_the_solos(library):
     """A babble syllable 0.1 s into the stream started a word before the room was heard.
 
