@@ -201,6 +201,16 @@ MISTAKES_AT_THEIR_SLOT = [
         {"period_s": 2.4534690991299177, "voices": 1, "snr_db": 10.0, "noise": "babble",
          "jitter_ms": 8.431737494814085}, 919766687, ("Anna", "Ben", "Cem", "Mei"),
         id="a-kiss-where-the-beat-is-found-anew-in-babble"),
+    # A slow MIEZEKATZE said 276 ms early, right after the word before: its first syllable
+    # showed no word start of its own, its third one did, after a pause inside the slow
+    # word, 1 s after the beat; from there the recognizer did not hear the word, and from
+    # its beat it passed on its content. The early syllable glued onto the word before
+    # times it, before a late start is looked for (decision 85; judge --seed 114, case 185).
+    pytest.param(
+        ["13", "12", "10", "42", "24"], "highscore", None, "off_beat@9",
+        {"period_s": 1.1048987872795972, "voices": 1, "snr_db": None, "noise": "pink",
+         "jitter_ms": 19.25397102367253}, 81305759, ("Anna", "Ben", "Cem", "Mei"),
+        id="a-slow-word-said-early-right-after-the-word-before"),
 ]
 
 
